@@ -1,0 +1,34 @@
+// The subcommands of `bookbuild`: one file per subcommand in builder/cli/, each adding itself to the app.
+#pragma once
+
+#include <filesystem>
+
+namespace CLI {
+class App;
+}
+
+namespace bb::cli {
+
+// Options every subcommand accepts, parsed before the subcommand runs.
+struct GlobalOptions {
+  std::filesystem::path book_dir;  // --book DIR (default: the repository containing the current directory)
+  std::filesystem::path out_dir;   // --out DIR (default: <book>/build)
+  bool out_given = false;
+  bool quiet = false;              // --quiet: no progress output
+};
+
+// Shared by all subcommands: the parsed global options and the process exit code the subcommand
+// sets. Exit codes: 0 success, 1 problems found in the book, 2 bad usage or bad input to a command.
+struct Context {
+  GlobalOptions global;
+  int exit_code = 0;
+};
+
+void add_site_command(CLI::App& app, Context& ctx);
+void add_epub_command(CLI::App& app, Context& ctx);
+void add_latex_command(CLI::App& app, Context& ctx);
+void add_pdf_command(CLI::App& app, Context& ctx);
+void add_check_command(CLI::App& app, Context& ctx);
+void add_calc_command(CLI::App& app, Context& ctx);
+
+}  // namespace bb::cli

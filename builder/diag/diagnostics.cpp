@@ -1,0 +1,141 @@
+// Diagnostics: collection, ordering and printing with the offending source line.
+#include "diag/diagnostics.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <ostream>
+
+namespace bb {
+
+namespace {
+
+const char* severity_name(Severity s) {
+  switch (s) {
+    case Severity::Note:
+      return "note";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Error:
+      return "error";
+  }
+  return "error";
+}
+
+std::string display_path(const std::filesystem::path& p, const std::filesystem::path& base) {
+  if (p.empty()) return "<input>";
+  if (!base.empty()) {
+    std::error_code ec;
+    auto rel = std::filesystem::relative(p, base, ec);
+    if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
+  }
+  return p.generic_string();
+}
+
+}  // namespace
+
+void Diagnostics::add(Diagnostic d) {
+  std::lock_guard lock(mutex_);
+  items_.push_back(std::move(d));
+}
+
+void Diagnostics::error(SourceLoc loc, std::string message) {
+  add({Severity::Error, std::move(loc), std::move(message)});
+}
+void Diagnostics::warning(SourceLoc loc, std::string message) {
+  add({Severity::Warning, std::move(loc), std::move(message)});
+}
+void Diagnostics::note(SourceLoc loc, std::string message) {
+  add({Severity::Note, std::move(loc), std::move(message)});
+}
+
+bool Diagnostics::has_errors() const { return error_count() > 0; }
+
+std::size_t Diagnostics::error_count() const {
+  std::lock_guard lock(mutex_);
+  return std::count_if(items_.begin(), items_.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+std::size_t Diagnostics::warning_count() const {
+  std::lock_guard lock(mutex_);
+  return std::count_if(items_.begin(), items_.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+}
+
+std::vector<Diagnostic> Diagnostics::all() const {
+  std::lock_guard lock(mutex_);
+  auto sorted = items_;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.loc.path != b.loc.path) return a.loc.path < b.loc.path;
+    if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
+    return a.loc.col < b.loc.col;
+  });
+  return sorted;
+}
+
+std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base) {
+  std::string out = display_path(d.loc.path, base);
+  if (d.loc.line > 0) {
+    out += ":" + std::to_string(d.loc.line);
+    if (d.loc.col > 0) out += ":" + std::to_string(d.loc.col);
+  }
+  out += ": ";
+  out += severity_name(d.severity);
+  out += ": ";
+  out += d.message;
+  return out;
+}
+
+void Diagnostics::print(std::ostream& out, const std::filesystem::path& base) const {
+  // Source lines are read once per file, only for files that have diagnostics.
+  std::map<std::filesystem::path, std::vector<std::string>> lines_by_file;
+  for (const auto& d : all()) {
+    out << format_diagnostic(d, base) << '\n';
+    if (d.loc.line <= 0 || d.loc.path.empty()) continue;
+    auto [it, inserted] = lines_by_file.try_emplace(d.loc.path);
+    if (inserted) {
+      std::ifstream in(d.loc.path, std::ios::binary);
+      std::string line;
+      while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        it->second.push_back(line);
+      }
+    }
+    const auto& lines = it->second;
+    if (static_cast<std::size_t>(d.loc.line) > lines.size()) continue;
+    const std::string& src = lines[d.loc.line - 1];
+    out << "  " << src << '\n';
+    if (d.loc.col > 0 && static_cast<std::size_t>(d.loc.col) <= src.size() + 1) {
+      // The caret lines up under the byte column; tabs are kept so the terminal aligns them alike.
+      std::string pad;
+      for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(d.loc.col) && i < src.size(); ++i) {
+        unsigned char c = static_cast<unsigned char>(src[i]);
+        if (c == '\t') {
+          pad += '\t';
+        } else if ((c & 0xC0) != 0x80) {
+          // One column per code point; wide (CJK) characters take two terminal cells.
+          unsigned cp = c;
+          if (c >= 0xE0 && i + 2 < src.size()) {
+            cp = ((c & 0x0F) << 12) | ((static_cast<unsigned char>(src[i + 1]) & 0x3F) << 6) |
+                 (static_cast<unsigned char>(src[i + 2]) & 0x3F);
+          }
+          bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                      (cp >= 0xFFE0 && cp <= 0xFFE6);
+          pad += wide ? "  " : " ";
+        }
+      }
+      out << "  " << pad << "^\n";
+    }
+  }
+}
+
+void Diagnostics::print_summary(std::ostream& out) const {
+  auto e = error_count();
+  auto w = warning_count();
+  if (e == 0 && w == 0) return;
+  out << e << (e == 1 ? " error" : " errors") << ", " << w << (w == 1 ? " warning" : " warnings") << '\n';
+}
+
+}  // namespace bb

@@ -1,0 +1,64 @@
+// Diagnostics: every problem the tool finds is a value with a place; all are collected, then printed.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bb {
+
+// A place in a manuscript. Lines and columns are 1-based; column counts bytes of the line (as
+// cmark-gfm does), line 0 means "the whole file".
+struct SourceLoc {
+  std::filesystem::path path;
+  int line = 0;
+  int col = 0;
+};
+
+enum class Severity { Note, Warning, Error };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  SourceLoc loc;
+  std::string message;
+};
+
+// Collects diagnostics from every pass of a run. Thread-safe so that chapters can be processed in
+// parallel. Printing shows `path:line:col: error: message` and then the source line with a caret.
+class Diagnostics {
+ public:
+  void error(SourceLoc loc, std::string message);
+  void warning(SourceLoc loc, std::string message);
+  void note(SourceLoc loc, std::string message);
+  void add(Diagnostic d);
+
+  [[nodiscard]] bool has_errors() const;
+  [[nodiscard]] std::size_t error_count() const;
+  [[nodiscard]] std::size_t warning_count() const;
+  [[nodiscard]] std::vector<Diagnostic> all() const;
+
+  // Prints every diagnostic in order of file, line and column (stable for equal places), each
+  // followed by its source line when the file can be read. `base` makes paths relative for display.
+  void print(std::ostream& out, const std::filesystem::path& base = {}) const;
+  // Prints a one-line "N errors, M warnings" summary when there is anything to report.
+  void print_summary(std::ostream& out) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<Diagnostic> items_;
+};
+
+// Formats one diagnostic as `path:line:col: severity: message` (no source line).
+std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base = {});
+
+// Thrown for problems that end a run immediately (unreadable configuration, bad arguments). Carries
+// the process exit code the CLI returns.
+struct FatalError : std::runtime_error {
+  FatalError(std::string message, int code = 1) : std::runtime_error(std::move(message)), exit_code(code) {}
+  int exit_code;
+};
+
+}  // namespace bb

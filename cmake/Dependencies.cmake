@@ -1,0 +1,32 @@
+# Every third-party library comes from a Debian package (scripts/install-deps.sh); nothing is vendored
+# or downloaded. Libraries with a CMake package are found by it, the rest by pkg-config or find_path.
+find_package(PkgConfig REQUIRED)
+
+# cmark-gfm and its GFM extensions (Debian ships a .pc file, no CMake package).
+find_path(CMARK_GFM_INCLUDE_DIR cmark-gfm.h REQUIRED)
+find_library(CMARK_GFM_LIBRARY cmark-gfm REQUIRED)
+find_library(CMARK_GFM_EXTENSIONS_LIBRARY cmark-gfm-extensions REQUIRED)
+add_library(cmark_gfm::cmark_gfm INTERFACE IMPORTED)
+target_include_directories(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_INCLUDE_DIR})
+target_link_libraries(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_EXTENSIONS_LIBRARY} ${CMARK_GFM_LIBRARY})
+
+find_package(LibXml2 REQUIRED)
+find_package(libzip REQUIRED)
+find_package(pugixml REQUIRED)
+find_package(tomlplusplus REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(ICU REQUIRED COMPONENTS uc i18n)
+find_package(OpenSSL REQUIRED)
+find_package(Threads REQUIRED)
+pkg_check_modules(POPPLER_CPP REQUIRED IMPORTED_TARGET poppler-cpp)
+
+# cpp-httplib is header-only in Debian (libcpp-httplib-dev).
+find_path(HTTPLIB_INCLUDE_DIR httplib.h REQUIRED)
+add_library(httplib::httplib INTERFACE IMPORTED)
+target_include_directories(httplib::httplib INTERFACE ${HTTPLIB_INCLUDE_DIR})
+target_link_libraries(httplib::httplib INTERFACE Threads::Threads)
+
+if(BOOKBUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

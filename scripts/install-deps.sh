@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything bookbuild needs from Debian 12 packages. Idempotent: apt-get skips what is there.
+# Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite and benchmarks need)
+set -euo pipefail
+
+build_pkgs=(
+  build-essential cmake pkg-config git
+  libcmark-gfm-dev libcmark-gfm-extensions-dev
+  libxml2-dev libzip-dev libpoppler-cpp-dev libpugixml-dev
+  libgtest-dev libgmock-dev
+  libtomlplusplus-dev nlohmann-json3-dev libcpp-httplib-dev libcli11-dev
+  libicu-dev libssl-dev
+)
+test_pkgs=(
+  epubcheck pandoc chromium nodejs
+  clang-format
+)
+
+want=("${build_pkgs[@]}")
+if [[ "${1:-}" == "--test" ]]; then want+=("${test_pkgs[@]}"); fi
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# Debian's nodejs ships npm separately; NodeSource's bundles it (and conflicts with Debian's npm).
+if [[ "${1:-}" == "--test" ]] && ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
+if ((${#missing[@]})); then
+  sudo_cmd=""
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
