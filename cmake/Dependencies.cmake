@@ -11,7 +11,8 @@ target_include_directories(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_INCLUDE_DI
 target_link_libraries(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_EXTENSIONS_LIBRARY} ${CMARK_GFM_LIBRARY})
 
 find_package(LibXml2 REQUIRED)
-find_package(libzip REQUIRED)
+# libzip: Debian's CMake package references tools from another package (zipcmp), so use pkg-config.
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 find_package(pugixml REQUIRED)
 find_package(tomlplusplus REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
@@ -21,11 +22,10 @@ find_package(OpenSSL REQUIRED)
 find_package(Threads REQUIRED)
 pkg_check_modules(POPPLER_CPP REQUIRED IMPORTED_TARGET poppler-cpp)
 
-# cpp-httplib is header-only in Debian (libcpp-httplib-dev).
-find_path(HTTPLIB_INCLUDE_DIR httplib.h REQUIRED)
+# cpp-httplib: Debian builds it as a compiled library (libcpp-httplib.so) with a .pc file.
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 add_library(httplib::httplib INTERFACE IMPORTED)
-target_include_directories(httplib::httplib INTERFACE ${HTTPLIB_INCLUDE_DIR})
-target_link_libraries(httplib::httplib INTERFACE Threads::Threads)
+target_link_libraries(httplib::httplib INTERFACE PkgConfig::HTTPLIB Threads::Threads)
 
 if(BOOKBUILD_TESTS)
   find_package(GTest REQUIRED)

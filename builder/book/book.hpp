@@ -1,0 +1,38 @@
+// A loaded book: every edition's chapters parsed into document trees, in reading order.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "book/config.hpp"
+#include "diag/diagnostics.hpp"
+#include "doc/tree.hpp"
+
+namespace bb::book {
+
+struct Chapter {
+  std::string key;  // stable across editions: "preface", "ch04"
+  int number = 0;   // 0 for the preface
+  std::filesystem::path path;  // absolute manuscript path
+  doc::Node root;
+  std::string title;  // plain text of the first level-1 heading (hand numbers included)
+};
+
+struct EditionBook {
+  Edition edition;
+  std::vector<Chapter> chapters;
+  [[nodiscard]] const Chapter* chapter(std::string_view key) const;
+};
+
+struct Book {
+  Config config;
+  std::vector<EditionBook> editions;  // in book.toml order
+  [[nodiscard]] const EditionBook* edition(std::string_view id) const;
+};
+
+// Parses every chapter of the selected editions (all when `only` is empty). Unknown edition ids in
+// `only` are reported. Problems in the manuscripts go to `diags`; the book is returned regardless so
+// that one run reports everything.
+Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only = {});
+
+}  // namespace bb::book

@@ -1,0 +1,267 @@
+// Reads book.toml into a Config, reporting every problem with its place in the file.
+#include "book/config.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace bb::book {
+
+namespace fs = std::filesystem;
+
+const Edition* Config::edition(std::string_view id) const {
+  for (const auto& e : editions)
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+const Edition& Config::source() const {
+  if (const auto* e = edition(source_edition)) return *e;
+  return editions.front();
+}
+
+Labels default_labels(std::string_view lang) {
+  if (lang.starts_with("zh-Hant") || lang == "zh-TW" || lang == "zh-HK")
+    return {"圖 {}", "表 {}", "式 ({})", "第 {} 節", "第 {} 章", "例 {}", "實驗 {}", "前言"};
+  if (lang.starts_with("zh")) return {"图 {}", "表 {}", "式 ({})", "第 {} 节", "第 {} 章", "例 {}", "实验 {}", "前言"};
+  if (lang.starts_with("ru"))
+    return {"Рис. {}", "Табл. {}", "({})", "Раздел {}", "Глава {}", "Пример {}", "Эксперимент {}", "Предисловие"};
+  return {"Figure {}", "Table {}", "Equation ({})", "Section {}", "Chapter {}", "Example {}", "Experiment {}",
+          "Preface"};
+}
+
+NumberLocale default_numbers(std::string_view lang) {
+  // Russian typography: decimal comma, narrow no-break space (U+202F) between groups of three,
+  // four-digit numbers written without a separator (GOST 8.417, common publishing practice).
+  if (lang.starts_with("ru")) return {",", "\u202F", 5};
+  return {".", ",", 4};
+}
+
+std::optional<ChapterEntry> chapter_from_file(const fs::path& file) {
+  std::string stem = file.stem().string();
+  std::string lower = stem;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "preface" || lower == "introduction" || lower == "index") return ChapterEntry{file, "preface", 0};
+  // Leading digits ("04-…"), or digits after a "chapter"/"ch" prefix ("chapter04", "ch4").
+  std::string_view s = lower;
+  if (s.starts_with("chapter")) s.remove_prefix(7);
+  else if (s.starts_with("ch")) s.remove_prefix(2);
+  while (!s.empty() && (s.front() == '-' || s.front() == '_')) s.remove_prefix(1);
+  std::size_t n = 0;
+  while (n < s.size() && std::isdigit(static_cast<unsigned char>(s[n]))) ++n;
+  if (n == 0 || n > 3) return std::nullopt;
+  int number = std::stoi(std::string(s.substr(0, n)));
+  if (number == 0) return ChapterEntry{file, "preface", 0};
+  char key[16];
+  std::snprintf(key, sizeof key, "ch%02d", number);
+  return ChapterEntry{file, key, number};
+}
+
+namespace {
+
+SourceLoc loc_of(const fs::path& file, const toml::node* n) {
+  if (!n) return {file, 0, 0};
+  const auto& src = n->source();
+  return {file, static_cast<int>(src.begin.line), static_cast<int>(src.begin.column)};
+}
+
+class Reader {
+ public:
+  Reader(fs::path file, Diagnostics& diags) : file_(std::move(file)), diags_(diags) {}
+
+  // Reads an optional string; reports a type error at the value.
+  std::string str(const toml::table& t, std::string_view key, std::string fallback = {}) {
+    const toml::node* n = t.get(key);
+    if (!n) return fallback;
+    if (auto v = n->value<std::string>()) return *v;
+    diags_.error(loc_of(file_, n), "`" + std::string(key) + "` must be a string");
+    return fallback;
+  }
+
+  std::vector<std::string> str_list(const toml::table& t, std::string_view key) {
+    std::vector<std::string> out;
+    const toml::node* n = t.get(key);
+    if (!n) return out;
+    const auto* arr = n->as_array();
+    if (!arr) {
+      diags_.error(loc_of(file_, n), "`" + std::string(key) + "` must be an array of strings");
+      return out;
+    }
+    for (const auto& item : *arr) {
+      if (auto v = item.value<std::string>()) out.push_back(*v);
+      else diags_.error(loc_of(file_, &item), "`" + std::string(key) + "` must contain only strings");
+    }
+    return out;
+  }
+
+  Policy policy(const toml::table& t, std::string_view key, Policy fallback) {
+    const toml::node* n = t.get(key);
+    if (!n) return fallback;
+    auto v = n->value<std::string>();
+    if (v == "error") return Policy::Error;
+    if (v == "warning") return Policy::Warning;
+    if (v == "ignore") return Policy::Ignore;
+    diags_.error(loc_of(file_, n), "`" + std::string(key) + "` must be \"error\", \"warning\" or \"ignore\"");
+    return fallback;
+  }
+
+  // Unknown keys are usually typos; say so instead of silently ignoring them.
+  void known_keys(const toml::table& t, std::initializer_list<std::string_view> keys, std::string_view where) {
+    for (const auto& [k, v] : t) {
+      if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
+        diags_.warning(loc_of(file_, &v), "unknown key `" + std::string(k.str()) + "` in " + std::string(where));
+    }
+  }
+
+  const fs::path& file() const { return file_; }
+  Diagnostics& diags() { return diags_; }
+
+ private:
+  fs::path file_;
+  Diagnostics& diags_;
+};
+
+void read_labels(Reader& r, const toml::table& t, Labels& labels) {
+  r.known_keys(t, {"figure", "table", "equation", "section", "chapter", "example", "experiment", "preface"},
+               "[edition.labels]");
+  auto set = [&](std::string_view key, std::string& field) {
+    std::string v = r.str(t, key, field);
+    if (key != "preface" && v.find("{}") == std::string::npos) {
+      r.diags().error(loc_of(r.file(), t.get(key)),
+                      "label `" + std::string(key) + "` must contain `{}` where the number goes");
+      return;
+    }
+    field = v;
+  };
+  set("figure", labels.figure);
+  set("table", labels.table);
+  set("equation", labels.equation);
+  set("section", labels.section);
+  set("chapter", labels.chapter);
+  set("example", labels.example);
+  set("experiment", labels.experiment);
+  set("preface", labels.preface);
+}
+
+void read_numbers(Reader& r, const toml::table& t, NumberLocale& numbers) {
+  r.known_keys(t, {"decimal", "group", "group-min-digits"}, "[edition.numbers]");
+  numbers.decimal = r.str(t, "decimal", numbers.decimal);
+  numbers.group = r.str(t, "group", numbers.group);
+  if (const auto* n = t.get("group-min-digits")) {
+    if (auto v = n->value<int64_t>(); v && *v >= 1 && *v <= 99) numbers.group_min_digits = static_cast<int>(*v);
+    else r.diags().error(loc_of(r.file(), n), "`group-min-digits` must be an integer from 1 to 99");
+  }
+}
+
+}  // namespace
+
+std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
+  std::error_code ec;
+  fs::path root = fs::weakly_canonical(fs::absolute(root_in), ec);
+  if (!fs::is_directory(root)) {
+    diags.error({root_in, 0, 0}, "book folder does not exist");
+    return std::nullopt;
+  }
+  fs::path file = root / "book.toml";
+  if (!fs::exists(file)) return infer_config(root, diags);
+
+  toml::table doc;
+  try {
+    doc = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    diags.error({file, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
+                std::string(e.description()));
+    return std::nullopt;
+  }
+
+  Reader r(file, diags);
+  Config cfg;
+  cfg.root = root;
+  cfg.config_file = file;
+  r.known_keys(doc, {"book", "policy", "edition"}, "book.toml");
+
+  if (const auto* book = doc["book"].as_table()) {
+    r.known_keys(*book, {"title", "authors", "repository", "rights", "source-edition"}, "[book]");
+    cfg.title = r.str(*book, "title");
+    cfg.authors = r.str_list(*book, "authors");
+    cfg.repository = r.str(*book, "repository");
+    cfg.rights = r.str(*book, "rights");
+    cfg.source_edition = r.str(*book, "source-edition");
+  } else {
+    diags.error({file, 1, 1}, "missing [book] table");
+  }
+  if (const auto* policy = doc["policy"].as_table()) {
+    r.known_keys(*policy, {"plain-references", "repository-links"}, "[policy]");
+    cfg.plain_references = r.policy(*policy, "plain-references", cfg.plain_references);
+    cfg.repository_links = r.policy(*policy, "repository-links", cfg.repository_links);
+  }
+
+  const auto* editions = doc["edition"].as_array();
+  if (!editions || editions->empty()) {
+    diags.error({file, 1, 1}, "no [[edition]] defined");
+    return std::nullopt;
+  }
+  std::set<std::string> ids, paths;
+  for (const auto& node : *editions) {
+    const auto* t = node.as_table();
+    if (!t) {
+      diags.error(loc_of(file, &node), "[[edition]] must be a table");
+      continue;
+    }
+    r.known_keys(*t, {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels", "numbers"},
+                 "[[edition]]");
+    Edition e;
+    e.id = r.str(*t, "id");
+    e.lang = r.str(*t, "lang");
+    if (e.id.empty()) diags.error(loc_of(file, &node), "[[edition]] needs an `id`");
+    if (e.lang.empty()) diags.error(loc_of(file, &node), "[[edition]] needs a BCP 47 `lang` such as \"zh-Hans\"");
+    if (!e.id.empty() && !ids.insert(e.id).second)
+      diags.error(loc_of(file, t->get("id")), "duplicate edition id `" + e.id + "`");
+    e.name = r.str(*t, "name", e.lang);
+    e.title = r.str(*t, "title", cfg.title);
+    e.subtitle = r.str(*t, "subtitle");
+    e.folder = r.str(*t, "folder", e.id);
+    e.site_path = r.str(*t, "site-path", e.id + "/");
+    if (!e.site_path.empty() && e.site_path.back() != '/') e.site_path += '/';
+    if (!paths.insert(e.site_path).second)
+      diags.error(loc_of(file, t->get("site-path")), "two editions share site path `" + e.site_path + "`");
+    e.labels = default_labels(e.lang);
+    e.numbers = default_numbers(e.lang);
+    if (const auto* l = t->get_as<toml::table>("labels")) read_labels(r, *l, e.labels);
+    if (const auto* n = t->get_as<toml::table>("numbers")) read_numbers(r, *n, e.numbers);
+
+    const toml::node* chapters_node = t->get("chapters");
+    std::set<std::string> keys;
+    for (const auto& name : r.str_list(*t, "chapters")) {
+      auto entry = chapter_from_file(name);
+      if (!entry) {
+        diags.error(loc_of(file, chapters_node),
+                    "cannot tell the chapter number of `" + name +
+                        "`: name chapter files like `04-title.md`, `chapter04.md` or `preface.md`");
+        continue;
+      }
+      if (!keys.insert(entry->key).second)
+        diags.error(loc_of(file, chapters_node), "two files in `chapters` are chapter `" + entry->key + "`");
+      if (!fs::exists(root / e.folder / entry->file))
+        diags.error(loc_of(file, chapters_node), "chapter file `" + (e.folder / entry->file).generic_string() +
+                                                     "` does not exist");
+      e.chapters.push_back(*entry);
+    }
+    if (e.chapters.empty() && chapters_node == nullptr)
+      diags.error(loc_of(file, &node), "edition `" + e.id + "` lists no `chapters`");
+    cfg.editions.push_back(std::move(e));
+  }
+  if (cfg.source_edition.empty() && !cfg.editions.empty()) cfg.source_edition = cfg.editions.front().id;
+  if (!cfg.edition(cfg.source_edition)) {
+    diags.error(loc_of(file, doc["book"]["source-edition"].node()),
+                "source edition `" + cfg.source_edition + "` is not one of the [[edition]] ids");
+    return std::nullopt;
+  }
+  if (cfg.title.empty()) cfg.title = cfg.source().title;
+  if (cfg.editions.empty()) return std::nullopt;
+  return cfg;
+}
+
+}  // namespace bb::book

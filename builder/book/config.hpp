@@ -1,0 +1,80 @@
+// Book configuration: book.toml at the book's root, or defaults inferred from the real book's layout.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diag/diagnostics.hpp"
+
+namespace bb::book {
+
+// Localized words for numbered things. Each is a pattern where `{}` stands for the number, so that
+// both "Figure {}" and "第 {} 章" can be expressed.
+struct Labels {
+  std::string figure, table, equation, section, chapter, example, experiment, preface;
+};
+
+// How numbers are written in an edition's prose.
+struct NumberLocale {
+  std::string decimal = ".";
+  std::string group = ",";
+  int group_min_digits = 4;  // integers with fewer digits are not grouped (Russian: 5)
+};
+
+struct ChapterEntry {
+  std::filesystem::path file;  // relative to the edition folder
+  std::string key;             // stable across editions: "preface", "ch01", ...
+  int number = 0;              // 0 for the unnumbered preface
+};
+
+struct Edition {
+  std::string id;         // "zh", "en", "zh-tw", "ru"
+  std::string lang;       // BCP 47: "zh-Hans", "en", "zh-Hant", "ru"
+  std::string name;       // the language's own name for the switcher: "简体中文", "English", ...
+  std::string title;
+  std::string subtitle;
+  std::filesystem::path folder;  // relative to the book root
+  std::string site_path;         // "" for the source edition, "en/", ...
+  std::vector<ChapterEntry> chapters;
+  Labels labels;
+  NumberLocale numbers;
+};
+
+enum class Policy { Error, Warning, Ignore };
+
+struct Config {
+  std::filesystem::path root;  // absolute book root
+  std::filesystem::path config_file;  // book.toml, or empty when inferred
+  std::string title;
+  std::vector<std::string> authors;
+  std::string repository;  // https://github.com/owner/name
+  std::string rights;
+  std::string source_edition;
+  std::vector<Edition> editions;
+  Policy plain_references = Policy::Error;  // a hand-written "图 4-5" naming no target
+  Policy repository_links = Policy::Warning;  // a link into the repository whose target is missing
+
+  [[nodiscard]] const Edition* edition(std::string_view id) const;
+  [[nodiscard]] const Edition& source() const;
+};
+
+// Built-in labels and number locale for a BCP 47 language ("zh-Hans", "zh-Hant", "en", "ru").
+Labels default_labels(std::string_view lang);
+NumberLocale default_numbers(std::string_view lang);
+
+// Derives the stable chapter key and number from a file name: "04-加速器架构.md" → ("ch04", 4),
+// "chapter5.md" → ("ch05", 5), "00-前言.md", "preface.md", "introduction.md" → ("preface", 0).
+std::optional<ChapterEntry> chapter_from_file(const std::filesystem::path& file);
+
+// Loads `<root>/book.toml`, or infers the configuration from the real book's folder layout when there
+// is none. Problems are reported to `diags` with their place in book.toml; returns nullopt if the
+// configuration cannot be used at all.
+std::optional<Config> load_config(const std::filesystem::path& root, Diagnostics& diags);
+
+// The layout inference alone (used by load_config when there is no book.toml).
+std::optional<Config> infer_config(const std::filesystem::path& root, Diagnostics& diags);
+
+}  // namespace bb::book

@@ -1,0 +1,21 @@
+// Loading a book for a subcommand, and reporting what was found.
+#include "cli/book_session.hpp"
+
+#include <iostream>
+
+namespace bb::cli {
+
+bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions) {
+  auto config = book::load_config(ctx.global.book_dir, diags);
+  if (!config) return false;
+  book = book::load_book(std::move(*config), diags, editions);
+  return true;
+}
+
+int BookSession::report(const Context& ctx) const {
+  diags.print(std::cerr, ctx.global.book_dir);
+  diags.print_summary(std::cerr);
+  return diags.has_errors() ? 1 : 0;
+}
+
+}  // namespace bb::cli

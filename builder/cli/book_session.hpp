@@ -1,0 +1,26 @@
+// What every book-reading subcommand does first: load the configuration and parse the manuscripts,
+// collecting every problem; and last: print them all and choose the exit code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "book/book.hpp"
+#include "cli/commands.hpp"
+#include "diag/diagnostics.hpp"
+
+namespace bb::cli {
+
+struct BookSession {
+  Diagnostics diags;
+  std::optional<book::Book> book;
+
+  // Loads the book at ctx.global.book_dir (only the given editions when non-empty).
+  bool load(const Context& ctx, const std::vector<std::string>& editions = {});
+
+  // Prints diagnostics (paths relative to the book) and returns the exit code: 1 with errors.
+  int report(const Context& ctx) const;
+};
+
+}  // namespace bb::cli

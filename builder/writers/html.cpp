@@ -1,0 +1,397 @@
+// The HTML writer. Footnotes are numbered in order of first reference and listed at the end with
+// back-links to every reference, as readers of mdBook and Pandoc output expect.
+#include "writers/html.hpp"
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "writers/escape.hpp"
+
+namespace bb::writers {
+
+using doc::Kind;
+using doc::Node;
+
+namespace {
+
+class HtmlWriter {
+ public:
+  explicit HtmlWriter(const HtmlOptions& o) : opt_(o) {}
+
+  std::string run(const Node& root) {
+    collect_footnotes(root);
+    for (const auto& b : root.children) block(b);
+    footnotes();
+    return std::move(out_);
+  }
+
+ private:
+  void collect_footnotes(const Node& root) {
+    doc::walk(root, [&](const Node& n) {
+      if (n.kind == Kind::FootnoteDef) defs_[n.text] = &n;
+      if (n.kind == Kind::FootnoteRef && !numbers_.count(n.text)) {
+        numbers_[n.text] = static_cast<int>(order_.size()) + 1;
+        order_.push_back(n.text);
+      }
+    });
+  }
+
+  void text(std::string_view s) { append_escaped_xml(out_, s); }
+
+  std::string void_tag(std::string_view name) const { return "<" + std::string(name) + (opt_.xhtml ? " />" : ">"); }
+
+  void id_attr(const Node& n) {
+    if (n.id.empty()) return;
+    out_ += " id=\"";
+    text(sanitize_id(n.id));
+    out_ += '"';
+  }
+
+  void block(const Node& n) {
+    switch (n.kind) {
+      case Kind::Heading: {
+        std::string tag = "h" + std::to_string(n.level);
+        out_ += "<" + tag;
+        id_attr(n);
+        out_ += ">";
+        if (!n.number.empty()) {
+          out_ += "<span class=\"number\">";
+          text(n.number);
+          out_ += "</span> ";
+        }
+        inlines(n.children);
+        out_ += "</" + tag + ">\n";
+        break;
+      }
+      case Kind::Paragraph:
+        if (n.has_class("anchors")) {
+          inlines(n.children);
+          out_ += "\n";
+          break;
+        }
+        out_ += "<p>";
+        inlines(n.children);
+        out_ += "</p>\n";
+        break;
+      case Kind::BlockQuote:
+        out_ += "<blockquote>\n";
+        for (const auto& c : n.children) block(c);
+        out_ += "</blockquote>\n";
+        break;
+      case Kind::Callout: {
+        const std::string* kind = n.attr("kind");
+        out_ += "<aside class=\"callout callout-" + (kind ? *kind : std::string("note")) + "\"";
+        id_attr(n);
+        out_ += ">\n";
+        for (const auto& c : n.children) block(c);
+        out_ += "</aside>\n";
+        break;
+      }
+      case Kind::BulletList:
+      case Kind::OrderedList: {
+        bool ol = n.kind == Kind::OrderedList;
+        out_ += ol ? "<ol" : "<ul";
+        if (ol && n.start != 1) out_ += " start=\"" + std::to_string(n.start) + "\"";
+        out_ += ">\n";
+        for (const auto& item : n.children) {
+          out_ += "<li>";
+          for (const auto& c : item.children) {
+            if (n.tight && c.kind == Kind::Paragraph) inlines(c.children);
+            else block(c);
+          }
+          out_ += "</li>\n";
+        }
+        out_ += ol ? "</ol>\n" : "</ul>\n";
+        break;
+      }
+      case Kind::CodeBlock:
+        out_ += "<pre><code";
+        if (!n.info.empty()) {
+          out_ += " class=\"language-";
+          text(n.info);
+          out_ += '"';
+        }
+        out_ += ">";
+        text(n.text);
+        out_ += "</code></pre>\n";
+        break;
+      case Kind::ThematicBreak:
+        out_ += void_tag("hr") + "\n";
+        break;
+      case Kind::Table:
+        table(n);
+        break;
+      case Kind::Figure:
+        figure(n);
+        break;
+      case Kind::DisplayMath:
+        out_ += "<div class=\"math display\"";
+        id_attr(n);
+        out_ += ">";
+        math(n);
+        if (!n.number.empty()) {
+          out_ += "<span class=\"eqno\">(";
+          text(n.number);
+          out_ += ")</span>";
+        }
+        out_ += "</div>\n";
+        break;
+      case Kind::FootnoteDef:
+      case Kind::HtmlBlock:
+        break;  // footnotes are listed at the end; raw HTML is not rendered
+      default:
+        inlines({n});
+    }
+  }
+
+  void table(const Node& n) {
+    out_ += "<div class=\"table-wrap\"><table";
+    id_attr(n);
+    out_ += ">\n";
+    if (!n.caption.empty()) {
+      out_ += "<caption>";
+      caption_label(n);
+      inlines(n.caption);
+      out_ += "</caption>\n";
+    }
+    bool in_head = false, in_body = false;
+    for (const auto& row : n.children) {
+      bool header = row.has_class("header");
+      if (header && !in_head) {
+        out_ += "<thead>\n";
+        in_head = true;
+      }
+      if (!header && !in_body) {
+        if (in_head) out_ += "</thead>\n";
+        out_ += "<tbody>\n";
+        in_body = true;
+      }
+      out_ += "<tr>";
+      for (std::size_t i = 0; i < row.children.size(); ++i) {
+        const char* tag = header ? "th" : "td";
+        out_ += "<";
+        out_ += tag;
+        doc::Align a = i < n.aligns.size() ? n.aligns[i] : doc::Align::None;
+        if (a == doc::Align::Left) out_ += " style=\"text-align: left\"";
+        if (a == doc::Align::Center) out_ += " style=\"text-align: center\"";
+        if (a == doc::Align::Right) out_ += " style=\"text-align: right\"";
+        out_ += ">";
+        inlines(row.children[i].children);
+        out_ += "</";
+        out_ += tag;
+        out_ += ">";
+      }
+      out_ += "</tr>\n";
+    }
+    if (in_body) out_ += "</tbody>\n";
+    else if (in_head) out_ += "</thead>\n";
+    out_ += "</table></div>\n";
+  }
+
+  // The label and number of a caption, e.g. "图 4-1" (set by the numbering filter as attr "label").
+  void caption_label(const Node& n) {
+    if (const std::string* label = n.attr("label")) {
+      out_ += "<span class=\"caption-label\">";
+      text(*label);
+      out_ += "</span> ";
+    }
+  }
+
+  void figure(const Node& n) {
+    out_ += "<figure";
+    id_attr(n);
+    out_ += ">\n";
+    const Node& img = n.children.front();
+    out_ += "<img src=\"";
+    text(opt_.link ? opt_.link(img.url) : img.url);
+    out_ += "\" alt=\"";
+    text(doc::plain_text(img.children));
+    out_ += "\" loading=\"lazy\"";
+    out_ += opt_.xhtml ? " />" : ">";
+    out_ += "\n";
+    if (!n.caption.empty()) {
+      out_ += "<figcaption>";
+      caption_label(n);
+      inlines(n.caption);
+      out_ += "</figcaption>\n";
+    }
+    out_ += "</figure>\n";
+  }
+
+  void math(const Node& n) {
+    if (opt_.math) {
+      out_ += opt_.math(n);
+      return;
+    }
+    bool display = n.kind == Kind::DisplayMath;
+    out_ += display ? "\\[" : "\\(";
+    text(n.text);
+    out_ += display ? "\\]" : "\\)";
+  }
+
+  void inlines(const std::vector<Node>& v) {
+    for (const auto& n : v) inline_node(n);
+  }
+
+  void inline_node(const Node& n) {
+    switch (n.kind) {
+      case Kind::Text:
+        text(n.text);
+        break;
+      case Kind::SoftBreak:
+        out_ += "\n";
+        break;
+      case Kind::LineBreak:
+        out_ += void_tag("br") + "\n";
+        break;
+      case Kind::Emph:
+        out_ += "<em>";
+        inlines(n.children);
+        out_ += "</em>";
+        break;
+      case Kind::Strong:
+        out_ += "<strong>";
+        inlines(n.children);
+        out_ += "</strong>";
+        break;
+      case Kind::Strike:
+        out_ += "<del>";
+        inlines(n.children);
+        out_ += "</del>";
+        break;
+      case Kind::Code:
+        out_ += "<code>";
+        text(n.text);
+        out_ += "</code>";
+        break;
+      case Kind::InlineMath:
+        out_ += "<span class=\"math inline\">";
+        math(n);
+        out_ += "</span>";
+        break;
+      case Kind::DisplayMath:
+        out_ += "<span class=\"math display\">";
+        math(n);
+        out_ += "</span>";
+        break;
+      case Kind::Link:
+        out_ += "<a href=\"";
+        text(opt_.link ? opt_.link(n.url) : n.url);
+        out_ += "\"";
+        if (!n.title.empty()) {
+          out_ += " title=\"";
+          text(n.title);
+          out_ += "\"";
+        }
+        out_ += ">";
+        inlines(n.children);
+        out_ += "</a>";
+        break;
+      case Kind::Image:
+        out_ += "<img src=\"";
+        text(opt_.link ? opt_.link(n.url) : n.url);
+        out_ += "\" alt=\"";
+        text(doc::plain_text(n.children));
+        out_ += opt_.xhtml ? "\" />" : "\">";
+        break;
+      case Kind::FootnoteRef: {
+        auto it = numbers_.find(n.text);
+        int num = it == numbers_.end() ? 0 : it->second;
+        int occurrence = ++ref_count_[n.text];
+        std::string key = sanitize_id(n.text);
+        out_ += "<sup class=\"footnote-ref\"><a href=\"#fn-" + escape_xml(key) + "\" id=\"fnref-" + escape_xml(key) +
+                (occurrence > 1 ? "-" + std::to_string(occurrence) : "") + "\"";
+        if (opt_.xhtml) out_ += " epub:type=\"noteref\"";
+        out_ += " role=\"doc-noteref\">" + std::to_string(num) + "</a></sup>";
+        break;
+      }
+      case Kind::Anchor:
+        out_ += "<a";
+        id_attr(n);
+        out_ += "></a>";
+        break;
+      case Kind::Span:
+        out_ += "<span";
+        id_attr(n);
+        if (!n.classes.empty()) {
+          out_ += " class=\"";
+          for (std::size_t i = 0; i < n.classes.size(); ++i) {
+            if (i) out_ += ' ';
+            text(n.classes[i]);
+          }
+          out_ += "\"";
+        }
+        out_ += ">";
+        inlines(n.children);
+        out_ += "</span>";
+        break;
+      case Kind::CrossRef:
+      case Kind::CalcNumber:
+        // Unresolved (the filters replace these); show the source so that nothing silently vanishes.
+        if (!n.children.empty()) {
+          inlines(n.children);
+        } else {
+          out_ += "<span class=\"unresolved\">";
+          text(n.kind == Kind::CrossRef ? "@" + n.text : "{{" + n.text + "}}");
+          out_ += "</span>";
+        }
+        break;
+      case Kind::HtmlInline:
+        break;  // raw HTML is not rendered (see docs/manuscripts.md)
+      default:
+        block(n);
+    }
+  }
+
+  void footnotes() {
+    if (order_.empty()) return;
+    out_ += "<section class=\"footnotes\"";
+    if (opt_.xhtml) out_ += " epub:type=\"footnotes\"";
+    out_ += " role=\"doc-endnotes\">\n" + void_tag("hr") + "\n<ol>\n";
+    for (const auto& key : order_) {
+      std::string id = escape_xml(sanitize_id(key));
+      out_ += "<li id=\"fn-" + id + "\"";
+      if (opt_.xhtml) out_ += " epub:type=\"footnote\"";
+      out_ += " role=\"doc-endnote\">";
+      auto it = defs_.find(key);
+      std::string backlinks;
+      int count = ref_count_[key];
+      for (int i = 1; i <= std::max(count, 1); ++i) {
+        backlinks += " <a href=\"#fnref-" + id + (i > 1 ? "-" + std::to_string(i) : "") +
+                     "\" class=\"footnote-back\" role=\"doc-backlink\">↩" + (count > 1 ? std::to_string(i) : "") +
+                     "</a>";
+      }
+      if (it != defs_.end()) {
+        const auto& blocks = it->second->children;
+        for (std::size_t i = 0; i < blocks.size(); ++i) {
+          if (i + 1 == blocks.size() && blocks[i].kind == Kind::Paragraph) {
+            out_ += "<p>";
+            inlines(blocks[i].children);
+            out_ += backlinks + "</p>\n";
+          } else {
+            block(blocks[i]);
+          }
+        }
+        if (blocks.empty() || blocks.back().kind != Kind::Paragraph) out_ += "<p>" + backlinks + "</p>";
+      }
+      out_ += "</li>\n";
+    }
+    out_ += "</ol>\n</section>\n";
+  }
+
+  const HtmlOptions& opt_;
+  std::string out_;
+  std::map<std::string, const Node*> defs_;
+  std::map<std::string, int> numbers_;
+  std::map<std::string, int> ref_count_;
+  std::vector<std::string> order_;
+};
+
+}  // namespace
+
+std::string render_html(const doc::Node& root, const HtmlOptions& options) {
+  return HtmlWriter(options).run(root);
+}
+
+}  // namespace bb::writers
