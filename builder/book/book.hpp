@@ -11,8 +11,8 @@
 namespace bb::book {
 
 struct Chapter {
-  std::string key;  // stable across editions: "preface", "ch04"
-  int number = 0;   // 0 for the preface
+  std::string key;             // stable across editions: "preface", "ch04"
+  int number = 0;              // 0 for the preface
   std::filesystem::path path;  // absolute manuscript path
   doc::Node root;
   std::string title;  // plain text of the first level-1 heading (hand numbers included)

@@ -25,11 +25,13 @@ const Edition& Config::source() const {
 Labels default_labels(std::string_view lang) {
   if (lang.starts_with("zh-Hant") || lang == "zh-TW" || lang == "zh-HK")
     return {"圖 {}", "表 {}", "式 ({})", "第 {} 節", "第 {} 章", "例 {}", "實驗 {}", "前言"};
-  if (lang.starts_with("zh")) return {"图 {}", "表 {}", "式 ({})", "第 {} 节", "第 {} 章", "例 {}", "实验 {}", "前言"};
+  if (lang.starts_with("zh"))
+    return {"图 {}", "表 {}", "式 ({})", "第 {} 节", "第 {} 章", "例 {}", "实验 {}", "前言"};
   if (lang.starts_with("ru"))
-    return {"Рис. {}", "Табл. {}", "({})", "Раздел {}", "Глава {}", "Пример {}", "Эксперимент {}", "Предисловие"};
-  return {"Figure {}", "Table {}", "Equation ({})", "Section {}", "Chapter {}", "Example {}", "Experiment {}",
-          "Preface"};
+    return {"Рис. {}",  "Табл. {}",  "({})",           "Раздел {}",
+            "Глава {}", "Пример {}", "Эксперимент {}", "Предисловие"};
+  return {"Figure {}",  "Table {}",   "Equation ({})", "Section {}",
+          "Chapter {}", "Example {}", "Experiment {}", "Preface"};
 }
 
 NumberLocale default_numbers(std::string_view lang) {
@@ -43,11 +45,14 @@ std::optional<ChapterEntry> chapter_from_file(const fs::path& file) {
   std::string stem = file.stem().string();
   std::string lower = stem;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (lower == "preface" || lower == "introduction" || lower == "index") return ChapterEntry{file, "preface", 0};
+  if (lower == "preface" || lower == "introduction" || lower == "index")
+    return ChapterEntry{file, "preface", 0};
   // Leading digits ("04-…"), or digits after a "chapter"/"ch" prefix ("chapter04", "ch4").
   std::string_view s = lower;
-  if (s.starts_with("chapter")) s.remove_prefix(7);
-  else if (s.starts_with("ch")) s.remove_prefix(2);
+  if (s.starts_with("chapter"))
+    s.remove_prefix(7);
+  else if (s.starts_with("ch"))
+    s.remove_prefix(2);
   while (!s.empty() && (s.front() == '-' || s.front() == '_')) s.remove_prefix(1);
   std::size_t n = 0;
   while (n < s.size() && std::isdigit(static_cast<unsigned char>(s[n]))) ++n;
@@ -90,8 +95,10 @@ class Reader {
       return out;
     }
     for (const auto& item : *arr) {
-      if (auto v = item.value<std::string>()) out.push_back(*v);
-      else diags_.error(loc_of(file_, &item), "`" + std::string(key) + "` must contain only strings");
+      if (auto v = item.value<std::string>())
+        out.push_back(*v);
+      else
+        diags_.error(loc_of(file_, &item), "`" + std::string(key) + "` must contain only strings");
     }
     return out;
   }
@@ -108,10 +115,15 @@ class Reader {
   }
 
   // Unknown keys are usually typos; say so instead of silently ignoring them.
-  void known_keys(const toml::table& t, std::initializer_list<std::string_view> keys, std::string_view where) {
+  void known_keys(const toml::table& t, std::initializer_list<std::string_view> keys,
+                  std::string_view where) {
     for (const auto& [k, v] : t) {
-      if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
-        diags_.warning(loc_of(file_, &v), "unknown key `" + std::string(k.str()) + "` in " + std::string(where));
+      if (std::find(keys.begin(), keys.end(), k.str()) == keys.end()) {
+        SourceLoc at = loc_of(file_, &v);
+        if (k.source().begin.line > 0)
+          at = {file_, static_cast<int>(k.source().begin.line), static_cast<int>(k.source().begin.column)};
+        diags_.warning(at, "unknown key `" + std::string(k.str()) + "` in " + std::string(where));
+      }
     }
   }
 
@@ -150,8 +162,10 @@ void read_numbers(Reader& r, const toml::table& t, NumberLocale& numbers) {
   numbers.decimal = r.str(t, "decimal", numbers.decimal);
   numbers.group = r.str(t, "group", numbers.group);
   if (const auto* n = t.get("group-min-digits")) {
-    if (auto v = n->value<int64_t>(); v && *v >= 1 && *v <= 99) numbers.group_min_digits = static_cast<int>(*v);
-    else r.diags().error(loc_of(r.file(), n), "`group-min-digits` must be an integer from 1 to 99");
+    if (auto v = n->value<int64_t>(); v && *v >= 1 && *v <= 99)
+      numbers.group_min_digits = static_cast<int>(*v);
+    else
+      r.diags().error(loc_of(r.file(), n), "`group-min-digits` must be an integer from 1 to 99");
   }
 }
 
@@ -210,13 +224,16 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
       diags.error(loc_of(file, &node), "[[edition]] must be a table");
       continue;
     }
-    r.known_keys(*t, {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels", "numbers"},
-                 "[[edition]]");
+    r.known_keys(
+        *t,
+        {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels", "numbers"},
+        "[[edition]]");
     Edition e;
     e.id = r.str(*t, "id");
     e.lang = r.str(*t, "lang");
     if (e.id.empty()) diags.error(loc_of(file, &node), "[[edition]] needs an `id`");
-    if (e.lang.empty()) diags.error(loc_of(file, &node), "[[edition]] needs a BCP 47 `lang` such as \"zh-Hans\"");
+    if (e.lang.empty())
+      diags.error(loc_of(file, &node), "[[edition]] needs a BCP 47 `lang` such as \"zh-Hans\"");
     if (!e.id.empty() && !ids.insert(e.id).second)
       diags.error(loc_of(file, t->get("id")), "duplicate edition id `" + e.id + "`");
     e.name = r.str(*t, "name", e.lang);
@@ -245,8 +262,8 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
       if (!keys.insert(entry->key).second)
         diags.error(loc_of(file, chapters_node), "two files in `chapters` are chapter `" + entry->key + "`");
       if (!fs::exists(root / e.folder / entry->file))
-        diags.error(loc_of(file, chapters_node), "chapter file `" + (e.folder / entry->file).generic_string() +
-                                                     "` does not exist");
+        diags.error(loc_of(file, chapters_node),
+                    "chapter file `" + (e.folder / entry->file).generic_string() + "` does not exist");
       e.chapters.push_back(*entry);
     }
     if (e.chapters.empty() && chapters_node == nullptr)

@@ -31,9 +31,9 @@ struct ChapterEntry {
 };
 
 struct Edition {
-  std::string id;         // "zh", "en", "zh-tw", "ru"
-  std::string lang;       // BCP 47: "zh-Hans", "en", "zh-Hant", "ru"
-  std::string name;       // the language's own name for the switcher: "简体中文", "English", ...
+  std::string id;    // "zh", "en", "zh-tw", "ru"
+  std::string lang;  // BCP 47: "zh-Hans", "en", "zh-Hant", "ru"
+  std::string name;  // the language's own name for the switcher: "简体中文", "English", ...
   std::string title;
   std::string subtitle;
   std::filesystem::path folder;  // relative to the book root
@@ -46,7 +46,7 @@ struct Edition {
 enum class Policy { Error, Warning, Ignore };
 
 struct Config {
-  std::filesystem::path root;  // absolute book root
+  std::filesystem::path root;         // absolute book root
   std::filesystem::path config_file;  // book.toml, or empty when inferred
   std::string title;
   std::vector<std::string> authors;
@@ -54,7 +54,7 @@ struct Config {
   std::string rights;
   std::string source_edition;
   std::vector<Edition> editions;
-  Policy plain_references = Policy::Error;  // a hand-written "图 4-5" naming no target
+  Policy plain_references = Policy::Error;    // a hand-written "图 4-5" naming no target
   Policy repository_links = Policy::Warning;  // a link into the repository whose target is missing
 
   [[nodiscard]] const Edition* edition(std::string_view id) const;

@@ -23,7 +23,8 @@ std::vector<ChapterEntry> scan_chapters(const fs::path& folder) {
     if (!c) continue;  // README.md, notes and the like are not chapters
     out.push_back(*c);
   }
-  std::sort(out.begin(), out.end(), [](const ChapterEntry& a, const ChapterEntry& b) { return a.number < b.number; });
+  std::sort(out.begin(), out.end(),
+            [](const ChapterEntry& a, const ChapterEntry& b) { return a.number < b.number; });
   // Two files claiming the same chapter (e.g. a draft next to the final): keep the first by name.
   out.erase(std::unique(out.begin(), out.end(),
                         [](const ChapterEntry& a, const ChapterEntry& b) { return a.number == b.number; }),

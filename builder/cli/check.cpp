@@ -51,7 +51,8 @@ void print_inventory(const book::Book& b, std::ostream& out) {
 
 void add_check_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<CheckOptions>();
-  CLI::App* sub = app.add_subcommand("check", "Check the book: manuscripts parse, references resolve, numbers match");
+  CLI::App* sub =
+      app.add_subcommand("check", "Check the book: manuscripts parse, references resolve, numbers match");
   sub->add_option("what", opt->what, "Which check: all (default), parse")
       ->check(CLI::IsMember({"all", "parse"}));
   sub->add_option("--edition", opt->editions, "Only these editions (repeatable)");
@@ -61,7 +62,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
     if (s.load(ctx, opt->editions)) {
       if (opt->dump) {
         for (const auto& e : s.book->editions)
-          for (const auto& c : e.chapters) std::cout << "== " << e.edition.id << ' ' << c.key << '\n' << doc::dump(c.root);
+          for (const auto& c : e.chapters)
+            std::cout << "== " << e.edition.id << ' ' << c.key << '\n' << doc::dump(c.root);
       } else if (!ctx.global.quiet) {
         print_inventory(*s.book, std::cout);
       }

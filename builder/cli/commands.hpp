@@ -14,7 +14,7 @@ struct GlobalOptions {
   std::filesystem::path book_dir;  // --book DIR (default: the repository containing the current directory)
   std::filesystem::path out_dir;   // --out DIR (default: <book>/build)
   bool out_given = false;
-  bool quiet = false;              // --quiet: no progress output
+  bool quiet = false;  // --quiet: no progress output
 };
 
 // Shared by all subcommands: the parsed global options and the process exit code the subcommand

@@ -29,9 +29,10 @@ fs::path default_book_dir() {
 
 int main(int argc, char** argv) {
   bb::cli::Context ctx;
-  CLI::App app{"bookbuild: builds a multilingual technical book from Markdown into a website, EPUB and PDF,\n"
-               "and checks its links, references and computed numbers.",
-               "bookbuild"};
+  CLI::App app{
+      "bookbuild: builds a multilingual technical book from Markdown into a website, EPUB and PDF,\n"
+      "and checks its links, references and computed numbers.",
+      "bookbuild"};
   app.set_version_flag("--version", std::string("bookbuild ") + BOOKBUILD_VERSION);
   std::string book, out;
   app.add_option("--book", book, "Book folder (default: the repository around the current directory)")

@@ -1,6 +1,6 @@
 // `bookbuild site [--serve]`: builds the website, and serves it on loopback.
-#include <CLI/CLI.hpp>
 #include <httplib.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 
@@ -43,7 +43,8 @@ void add_site_command(CLI::App& app, Context& ctx) {
       return;
     }
     server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-      if (res.status == 404) res.set_content("<!DOCTYPE html><title>Not found</title><h1>404 Not found</h1>", "text/html");
+      if (res.status == 404)
+        res.set_content("<!DOCTYPE html><title>Not found</title><h1>404 Not found</h1>", "text/html");
     });
     std::cerr << "site: serving http://" << opt->host << ':' << opt->port << "/ (Ctrl-C to stop)\n";
     if (!server.listen(opt->host, opt->port)) {

@@ -12,12 +12,9 @@ namespace {
 
 const char* severity_name(Severity s) {
   switch (s) {
-    case Severity::Note:
-      return "note";
-    case Severity::Warning:
-      return "warning";
-    case Severity::Error:
-      return "error";
+    case Severity::Note: return "note";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
   }
   return "error";
 }
@@ -49,11 +46,14 @@ void Diagnostics::note(SourceLoc loc, std::string message) {
   add({Severity::Note, std::move(loc), std::move(message)});
 }
 
-bool Diagnostics::has_errors() const { return error_count() > 0; }
+bool Diagnostics::has_errors() const {
+  return error_count() > 0;
+}
 
 std::size_t Diagnostics::error_count() const {
   std::lock_guard lock(mutex_);
-  return std::count_if(items_.begin(), items_.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  return std::count_if(items_.begin(), items_.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
 std::size_t Diagnostics::warning_count() const {

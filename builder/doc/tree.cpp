@@ -71,13 +71,9 @@ void append_plain(const Node& n, std::string& out) {
   switch (n.kind) {
     case Kind::Text:
     case Kind::Code:
-    case Kind::InlineMath:
-      out += n.text;
-      return;
+    case Kind::InlineMath: out += n.text; return;
     case Kind::SoftBreak:
-    case Kind::LineBreak:
-      out += ' ';
-      return;
+    case Kind::LineBreak: out += ' '; return;
     case Kind::CrossRef:
     case Kind::CalcNumber:
       // Before resolution the node carries its source text; after, its rendering in children.
@@ -85,10 +81,8 @@ void append_plain(const Node& n, std::string& out) {
       break;
     case Kind::FootnoteRef:
     case Kind::HtmlInline:
-    case Kind::Anchor:
-      return;
-    default:
-      break;
+    case Kind::Anchor: return;
+    default: break;
   }
   for (const auto& c : n.children) append_plain(c, out);
 }

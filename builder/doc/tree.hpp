@@ -16,39 +16,39 @@ namespace bb::doc {
 enum class Kind : std::uint8_t {
   // Blocks
   Document,
-  Heading,        // level, id, classes; children inline
-  Paragraph,      // children inline
-  BlockQuote,     // children blocks
-  Callout,        // blockquote with a bold lead: attr "kind" = example|experiment|think|note; children blocks
-  BulletList,     // children ListItem; tight
-  OrderedList,    // start, tight; children ListItem
-  ListItem,       // children blocks
-  CodeBlock,      // text = code, info = language
-  HtmlBlock,      // text = raw HTML (only safe anchors are kept by writers)
+  Heading,      // level, id, classes; children inline
+  Paragraph,    // children inline
+  BlockQuote,   // children blocks
+  Callout,      // blockquote with a bold lead: attr "kind" = example|experiment|think|note; children blocks
+  BulletList,   // children ListItem; tight
+  OrderedList,  // start, tight; children ListItem
+  ListItem,     // children blocks
+  CodeBlock,    // text = code, info = language
+  HtmlBlock,    // text = raw HTML (only safe anchors are kept by writers)
   ThematicBreak,
-  Table,          // children: TableRow (first row is the header); aligns; caption inline children in `caption`
-  TableRow,       // children TableCell
-  TableCell,      // children inline
-  Figure,         // children: one Image; caption inline children in `caption`
-  DisplayMath,    // text = TeX source without the $$ delimiters
-  FootnoteDef,    // text = key; children blocks
+  Table,        // children: TableRow (first row is the header); aligns; caption inline children in `caption`
+  TableRow,     // children TableCell
+  TableCell,    // children inline
+  Figure,       // children: one Image; caption inline children in `caption`
+  DisplayMath,  // text = TeX source without the $$ delimiters
+  FootnoteDef,  // text = key; children blocks
   // Inlines
-  Text,           // text
+  Text,  // text
   Emph,
   Strong,
   Strike,
-  Code,           // text
-  InlineMath,     // text = TeX source without the $ delimiters
-  Link,           // url, title; children inline
-  Image,          // url, title; children inline (alt text)
-  FootnoteRef,    // text = key
+  Code,         // text
+  InlineMath,   // text = TeX source without the $ delimiters
+  Link,         // url, title; children inline
+  Image,        // url, title; children inline (alt text)
+  FootnoteRef,  // text = key
   SoftBreak,
   LineBreak,
-  HtmlInline,     // text = raw HTML
-  Anchor,         // id: an explicit anchor (<a id="x"></a> or []{#x})
-  Span,           // bracketed span [..]{attrs}: id, classes, attrs; children inline
-  CrossRef,       // text = label (fig:x) or the hand-written reference text; resolved by filters
-  CalcNumber,     // text = expression; attrs "format"; resolved by filters
+  HtmlInline,  // text = raw HTML
+  Anchor,      // id: an explicit anchor (<a id="x"></a> or []{#x})
+  Span,        // bracketed span [..]{attrs}: id, classes, attrs; children inline
+  CrossRef,    // text = label (fig:x) or the hand-written reference text; resolved by filters
+  CalcNumber,  // text = expression; attrs "format"; resolved by filters
 };
 
 enum class Align : std::uint8_t { None, Left, Center, Right };
@@ -67,9 +67,9 @@ struct Node {
   std::vector<std::string> classes;
   std::vector<std::pair<std::string, std::string>> attrs;
 
-  int level = 0;      // heading level
-  int start = 1;      // ordered list start
-  bool tight = true;  // lists
+  int level = 0;              // heading level
+  int start = 1;              // ordered list start
+  bool tight = true;          // lists
   std::vector<Align> aligns;  // table column alignment
 
   // Resolved by filters: the number shown ("4.2.3", "4-1") and the label it is known by.

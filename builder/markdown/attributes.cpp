@@ -40,7 +40,8 @@ std::optional<Attributes> parse_attributes(std::string_view s) {
       out.classes.emplace_back("unnumbered");
     } else if (std::isalpha(static_cast<unsigned char>(c))) {
       std::size_t start = i;
-      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == '_')) ++i;
+      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == '_'))
+        ++i;
       std::string key(s.substr(start, i - start));
       if (i >= s.size() || s[i] != '=') return std::nullopt;
       ++i;

@@ -10,10 +10,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <optional>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -43,7 +43,9 @@ std::string type_string(cmark_node* n) {
   return s ? s : "";
 }
 
-bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\n\r") == std::string_view::npos; }
+bool is_blank(std::string_view s) {
+  return s.find_first_not_of(" \t\n\r") == std::string_view::npos;
+}
 
 std::string_view trim(std::string_view s) {
   auto b = s.find_first_not_of(" \t\n\r");
@@ -137,7 +139,8 @@ class Converter {
         inlines(n, p.children);
         bool only_anchors = !p.children.empty();
         for (const auto& c : p.children)
-          if (!(c.kind == Kind::Anchor || c.kind == Kind::SoftBreak || (c.kind == Kind::Text && is_blank(c.text))))
+          if (!(c.kind == Kind::Anchor || c.kind == Kind::SoftBreak ||
+                (c.kind == Kind::Text && is_blank(c.text))))
             only_anchors = false;
         if (only_anchors) p.classes.emplace_back("anchors");
         return p;
@@ -167,12 +170,9 @@ class Converter {
         blocks(n, i.children);
         return i;
       }
-      case CMARK_NODE_CODE_BLOCK:
-        return code_block(n);
-      case CMARK_NODE_HTML_BLOCK:
-        return html_block(n);
-      case CMARK_NODE_THEMATIC_BREAK:
-        return Node(Kind::ThematicBreak, loc(n));
+      case CMARK_NODE_CODE_BLOCK: return code_block(n);
+      case CMARK_NODE_HTML_BLOCK: return html_block(n);
+      case CMARK_NODE_THEMATIC_BREAK: return Node(Kind::ThematicBreak, loc(n));
       case CMARK_NODE_FOOTNOTE_DEFINITION: {
         Node f(Kind::FootnoteDef, loc(n));
         const char* lit = cmark_node_get_literal(n);
@@ -180,8 +180,7 @@ class Converter {
         blocks(n, f.children);
         return f;
       }
-      default:
-        break;
+      default: break;
     }
     std::string t = type_string(n);
     if (t == "table") return table(n);
@@ -202,8 +201,10 @@ class Converter {
         auto attrs = rest.size() >= 2 && rest.front() == '{' && rest.back() == '}'
                          ? parse_attributes(rest.substr(1, rest.size() - 2))
                          : std::nullopt;
-        if (attrs) apply(m, *attrs);
-        else diags_.error(loc(n), "malformed attributes after `$$`: `" + std::string(rest) + "`");
+        if (attrs)
+          apply(m, *attrs);
+        else
+          diags_.error(loc(n), "malformed attributes after `$$`: `" + std::string(rest) + "`");
       }
       if (is_blank(m.text)) diags_.error(loc(n), "empty display math block");
       return m;
@@ -306,7 +307,8 @@ class Converter {
       }
       if (b.kind == Kind::Figure && b.caption.empty()) caption_from_alt(b);
       if (b.kind == Kind::Table) {
-        if (i + 1 < v.size() && table_caption(b, v[i + 1])) v.erase(v.begin() + static_cast<long>(i) + 1);
+        if (i + 1 < v.size() && table_caption(b, v[i + 1]))
+          v.erase(v.begin() + static_cast<long>(i) + 1);
         else if (i > 0 && b.caption.empty() && table_caption(b, v[i - 1])) {
           v.erase(v.begin() + static_cast<long>(i) - 1);
           --i;
@@ -330,7 +332,8 @@ class Converter {
       auto flush = [&] {
         bool empty = true;
         for (const auto& c : cur.children)
-          if (!(c.kind == Kind::SoftBreak || c.kind == Kind::LineBreak || (c.kind == Kind::Text && is_blank(c.text))))
+          if (!(c.kind == Kind::SoftBreak || c.kind == Kind::LineBreak ||
+                (c.kind == Kind::Text && is_blank(c.text))))
             empty = false;
         if (!empty) out.push_back(std::move(cur));
         cur = Node(Kind::Paragraph);
@@ -444,9 +447,12 @@ class Converter {
     if (para.children.front().kind != Kind::Text) return false;
     std::string& first = para.children.front().text;
     std::size_t skip = 0;
-    if (first.starts_with(": ")) skip = 2;
-    else if (first.starts_with("Table: ")) skip = 7;
-    else return false;
+    if (first.starts_with(": "))
+      skip = 2;
+    else if (first.starts_with("Table: "))
+      skip = 7;
+    else
+      return false;
     first.erase(0, skip);
     if (first.empty()) para.children.erase(para.children.begin());
     std::vector<Node> caption = std::move(para.children);
@@ -465,7 +471,8 @@ class Converter {
     std::string lead = doc::plain_text(first.front().children);
     q.kind = Kind::Callout;
     q.set_attr("kind", callout_kind(lead, opt_.words));
-    const auto& words = q.attr("kind") && *q.attr("kind") == "experiment" ? opt_.words.experiment : opt_.words.example;
+    const auto& words =
+        q.attr("kind") && *q.attr("kind") == "experiment" ? opt_.words.experiment : opt_.words.example;
     std::string_view rest;
     std::string number = split_hand_number(lead, words, rest);
     if (!number.empty()) q.set_attr("hand-number", number);
@@ -474,7 +481,8 @@ class Converter {
   // ---- inlines ----------------------------------------------------------------------------------
 
   void inlines(cmark_node* parent, std::vector<Node>& out) {
-    for (cmark_node* c = cmark_node_first_child(parent); c; c = cmark_node_next(c)) out.push_back(inline_node(c));
+    for (cmark_node* c = cmark_node_first_child(parent); c; c = cmark_node_next(c))
+      out.push_back(inline_node(c));
     finish(out);
   }
 
@@ -486,10 +494,8 @@ class Converter {
         t.text = literal();
         return t;
       }
-      case CMARK_NODE_SOFTBREAK:
-        return Node(Kind::SoftBreak, loc(n));
-      case CMARK_NODE_LINEBREAK:
-        return Node(Kind::LineBreak, loc(n));
+      case CMARK_NODE_SOFTBREAK: return Node(Kind::SoftBreak, loc(n));
+      case CMARK_NODE_LINEBREAK: return Node(Kind::LineBreak, loc(n));
       case CMARK_NODE_CODE: {
         Node c(Kind::Code, loc(n));
         c.text = literal();
@@ -528,8 +534,7 @@ class Converter {
         f.text = literal();
         return f;
       }
-      default:
-        break;
+      default: break;
     }
     if (is_inline_math(n) || is_display_math(n)) {
       MathPayload m = math_payload(n);
@@ -561,7 +566,8 @@ class Converter {
     out.reserve(v.size());
     for (auto& n : v) {
       // `<a id="x">` directly followed by `</a>` is an anchor.
-      if (n.kind == Kind::HtmlInline && n.text == "</a>" && !out.empty() && out.back().kind == Kind::HtmlInline) {
+      if (n.kind == Kind::HtmlInline && n.text == "</a>" && !out.empty() &&
+          out.back().kind == Kind::HtmlInline) {
         std::string id;
         std::string both = out.back().text + n.text;
         if (parse_anchor(both, id) == both.size()) {
@@ -603,7 +609,8 @@ class Converter {
           const std::string& t = v[k].text;
           std::size_t from = k == i ? close : t.size();
           for (std::size_t p = from; p-- > 0;) {
-            if (t[p] == ']') ++depth;
+            if (t[p] == ']')
+              ++depth;
             else if (t[p] == '[') {
               if (depth == 0) {
                 oi = k;
@@ -618,6 +625,8 @@ class Converter {
           close += 2;
           continue;
         }
+        SourceLoc tail_loc = v[i].loc;
+        tail_loc.col += static_cast<int>(end + 1);
         Node span(Kind::Span, v[oi].loc);
         span.loc.col += static_cast<int>(op);
         apply(span, *attrs);
@@ -641,7 +650,7 @@ class Converter {
         finish(span.children);
         std::size_t at = oi + 1;
         v.insert(v.begin() + static_cast<long>(at), std::move(span));
-        v.insert(v.begin() + static_cast<long>(at) + 1, text_node(tail, v[oi].loc, 0));
+        v.insert(v.begin() + static_cast<long>(at) + 1, text_node(tail, tail_loc, 0));
         merge_text(v);
         i = oi;  // rescan from the text before the span
         close = 0;
@@ -677,7 +686,8 @@ class Converter {
         if (t.compare(i, 2, "{{") == 0) {
           std::size_t end = t.find("}}", i + 2);
           if (end == std::string::npos) {
-            diags_.error(at(n, i), "unclosed `{{`: a computed number is written `{{calc scenario.field | format}}`");
+            diags_.error(at(n, i),
+                         "unclosed `{{`: a computed number is written `{{calc scenario.field | format}}`");
             break;
           }
           emit_text(i);
@@ -690,22 +700,26 @@ class Converter {
         if (t[i] == '@' || (t[i] == '[' && i + 1 < t.size() && t[i + 1] == '@')) {
           bool bracket = t[i] == '[';
           std::size_t s = i + (bracket ? 2 : 1);
-          bool word_before = i > 0 && (std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '_' ||
-                                       t[i - 1] == '.' || t[i - 1] == '@' || t[i - 1] == '-');
+          bool word_before =
+              i > 0 && (std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '_' ||
+                        t[i - 1] == '.' || t[i - 1] == '@' || t[i - 1] == '-');
           std::size_t colon = t.find(':', s);
           std::string prefix = colon == std::string::npos ? "" : t.substr(s, colon - s);
           static const std::set<std::string> prefixes{"fig", "sec", "tbl", "eq", "ch", "ex", "exp"};
           if (!word_before && prefixes.count(prefix)) {
             std::size_t e = colon + 1;
-            while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_' || t[e] == '-' ||
-                                    t[e] == '.' || t[e] == ':' || static_cast<unsigned char>(t[e]) >= 0x80))
+            while (e < t.size() &&
+                   (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_' || t[e] == '-' ||
+                    t[e] == '.' || t[e] == ':' || static_cast<unsigned char>(t[e]) >= 0x80))
               ++e;
             while (e > colon + 1 && (t[e - 1] == '.' || t[e - 1] == ':' || t[e - 1] == '-')) --e;
             // Stop before CJK punctuation glued to the label (U+3000–U+303F, U+FF00–U+FFEF).
             for (std::size_t p = colon + 1; p < e; ++p) {
               unsigned char c0 = static_cast<unsigned char>(t[p]);
-              if (c0 == 0xE3 && p + 1 < e && static_cast<unsigned char>(t[p + 1]) == 0x80) e = p;
-              else if (c0 == 0xEF && p + 1 < e && (static_cast<unsigned char>(t[p + 1]) & 0xFC) == 0xBC) e = p;
+              if (c0 == 0xE3 && p + 1 < e && static_cast<unsigned char>(t[p + 1]) == 0x80)
+                e = p;
+              else if (c0 == 0xEF && p + 1 < e && (static_cast<unsigned char>(t[p + 1]) & 0xFC) == 0xBC)
+                e = p;
             }
             bool ok = e > colon + 1 && (!bracket || (e < t.size() && t[e] == ']'));
             if (ok) {
@@ -723,7 +737,8 @@ class Converter {
           std::size_t end = t.find(']', i + 2);
           if (end != std::string::npos && end > i + 2 && t.find_first_of(" \t", i + 2) > end &&
               (end + 1 >= t.size() || t[end + 1] != ':')) {
-            diags_.error(at(n, i), "footnote `" + t.substr(i, end - i + 1) + "` is referenced but never defined");
+            diags_.error(at(n, i),
+                         "footnote `" + t.substr(i, end - i + 1) + "` is referenced but never defined");
           }
         }
         ++i;
@@ -821,16 +836,21 @@ void name_footnotes(Node& doc, std::string_view source) {
 
 }  // namespace
 
-std::string split_hand_number(std::string_view text, const std::vector<std::string>& words, std::string_view& rest) {
+std::string split_hand_number(std::string_view text, const std::vector<std::string>& words,
+                              std::string_view& rest) {
   for (const auto& w : words) {
     if (!text.starts_with(w)) continue;
     std::string_view s = text.substr(w.size());
     // Spaces between word and number: ASCII, no-break (U+00A0) and narrow no-break (U+202F).
     for (;;) {
-      if (s.starts_with(" ")) s.remove_prefix(1);
-      else if (s.starts_with("\u00A0")) s.remove_prefix(2);
-      else if (s.starts_with("\u202F")) s.remove_prefix(3);
-      else break;
+      if (s.starts_with(" "))
+        s.remove_prefix(1);
+      else if (s.starts_with("\u00A0"))
+        s.remove_prefix(2);
+      else if (s.starts_with("\u202F"))
+        s.remove_prefix(3);
+      else
+        break;
     }
     std::size_t i = 0;
     auto digits = [&] {
@@ -839,7 +859,8 @@ std::string split_hand_number(std::string_view text, const std::vector<std::stri
       return i > b;
     };
     if (!digits()) continue;
-    while (i + 1 < s.size() && (s[i] == '-' || s[i] == '.') && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+    while (i + 1 < s.size() && (s[i] == '-' || s[i] == '.') &&
+           std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
       ++i;
       digits();
     }
@@ -860,7 +881,8 @@ std::string split_hand_number(std::string_view text, const std::vector<std::stri
   return {};
 }
 
-doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& diags, const Options& options) {
+doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& diags,
+                const Options& options) {
   std::string source = checked_utf8(source_in, path, diags);
   FencedSource fenced = fence_display_math(source);
   if (fenced.unclosed_line > 0)

@@ -34,6 +34,7 @@ doc::Node parse_file(const std::filesystem::path& path, Diagnostics& diags, cons
 
 // If `text` starts with one of `words` followed by a hand number such as "4-1" or "4.2", returns the
 // number and sets `rest` to the text after the number and its separator ("：", ":", U+3000, ".", " ").
-std::string split_hand_number(std::string_view text, const std::vector<std::string>& words, std::string_view& rest);
+std::string split_hand_number(std::string_view text, const std::vector<std::string>& words,
+                              std::string_view& rest);
 
 }  // namespace bb::markdown

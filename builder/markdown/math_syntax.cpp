@@ -17,7 +17,9 @@ namespace {
 cmark_node_type g_inline_type = CMARK_NODE_NONE;
 cmark_node_type g_display_type = CMARK_NODE_NONE;
 
-bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_space(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 // Stores "line:col:" before the TeX in the node's string content; inline nodes made by extensions
 // get no source position from cmark-gfm otherwise.
@@ -176,7 +178,8 @@ FencedSource fence_display_math(std::string_view source) {
     bool handled = false;
     if (!in_math) {
       // Track fenced code so that `$$` inside code is left alone.
-      if (indent != std::string_view::npos && indent <= 3 && (body.starts_with("```") || body.starts_with("~~~"))) {
+      if (indent != std::string_view::npos && indent <= 3 &&
+          (body.starts_with("```") || body.starts_with("~~~"))) {
         char fc = body[0];
         std::size_t n = body.find_first_not_of(fc);
         if (n == std::string_view::npos) n = body.size();

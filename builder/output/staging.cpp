@@ -14,7 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 fs::path sibling(const fs::path& target, std::string_view tag) {
-  return target.parent_path() / ("." + target.filename().string() + "." + std::string(tag) + "-" + std::to_string(getpid()));
+  return target.parent_path() /
+         ("." + target.filename().string() + "." + std::string(tag) + "-" + std::to_string(getpid()));
 }
 }  // namespace
 
@@ -22,7 +23,8 @@ StagedDir::StagedDir(fs::path target) : target_(std::move(target)), tmp_(sibling
   std::error_code ec;
   fs::create_directories(target_.parent_path(), ec);
   fs::remove_all(tmp_, ec);
-  if (!fs::create_directories(tmp_, ec) && ec) throw FatalError("cannot create " + tmp_.string() + ": " + ec.message());
+  if (!fs::create_directories(tmp_, ec) && ec)
+    throw FatalError("cannot create " + tmp_.string() + ": " + ec.message());
 }
 
 StagedDir::~StagedDir() {

@@ -17,7 +17,9 @@ using writers::escape_xml;
 
 namespace {
 
-std::string page_name(const book::Chapter& c) { return c.key + ".html"; }
+std::string page_name(const book::Chapter& c) {
+  return c.key + ".html";
+}
 
 // "../" repeated once per folder level of the edition's site path, to reach the site root.
 std::string root_from(const std::string& site_path) {
@@ -104,8 +106,9 @@ void build_site(const book::Book& book, const SiteOptions& options, Diagnostics&
         fs::copy_file(src, edition_out / rel, fs::copy_options::overwrite_existing);
       });
       std::string pager;
-      if (i > 0) pager += "<a rel=\"prev\" href=\"" + page_name(eb.chapters[i - 1]) + "\">← " +
-                          escape_xml(eb.chapters[i - 1].title) + "</a>";
+      if (i > 0)
+        pager += "<a rel=\"prev\" href=\"" + page_name(eb.chapters[i - 1]) + "\">← " +
+                 escape_xml(eb.chapters[i - 1].title) + "</a>";
       if (i + 1 < eb.chapters.size())
         pager += "<a rel=\"next\" href=\"" + page_name(eb.chapters[i + 1]) + "\">" +
                  escape_xml(eb.chapters[i + 1].title) + " →</a>";

@@ -39,7 +39,9 @@ class HtmlWriter {
 
   void text(std::string_view s) { append_escaped_xml(out_, s); }
 
-  std::string void_tag(std::string_view name) const { return "<" + std::string(name) + (opt_.xhtml ? " />" : ">"); }
+  std::string void_tag(std::string_view name) const {
+    return "<" + std::string(name) + (opt_.xhtml ? " />" : ">");
+  }
 
   void id_attr(const Node& n) {
     if (n.id.empty()) return;
@@ -97,8 +99,10 @@ class HtmlWriter {
         for (const auto& item : n.children) {
           out_ += "<li>";
           for (const auto& c : item.children) {
-            if (n.tight && c.kind == Kind::Paragraph) inlines(c.children);
-            else block(c);
+            if (n.tight && c.kind == Kind::Paragraph)
+              inlines(c.children);
+            else
+              block(c);
           }
           out_ += "</li>\n";
         }
@@ -116,15 +120,9 @@ class HtmlWriter {
         text(n.text);
         out_ += "</code></pre>\n";
         break;
-      case Kind::ThematicBreak:
-        out_ += void_tag("hr") + "\n";
-        break;
-      case Kind::Table:
-        table(n);
-        break;
-      case Kind::Figure:
-        figure(n);
-        break;
+      case Kind::ThematicBreak: out_ += void_tag("hr") + "\n"; break;
+      case Kind::Table: table(n); break;
+      case Kind::Figure: figure(n); break;
       case Kind::DisplayMath:
         out_ += "<div class=\"math display\"";
         id_attr(n);
@@ -138,10 +136,8 @@ class HtmlWriter {
         out_ += "</div>\n";
         break;
       case Kind::FootnoteDef:
-      case Kind::HtmlBlock:
-        break;  // footnotes are listed at the end; raw HTML is not rendered
-      default:
-        inlines({n});
+      case Kind::HtmlBlock: break;  // footnotes are listed at the end; raw HTML is not rendered
+      default: inlines({n});
     }
   }
 
@@ -184,8 +180,10 @@ class HtmlWriter {
       }
       out_ += "</tr>\n";
     }
-    if (in_body) out_ += "</tbody>\n";
-    else if (in_head) out_ += "</thead>\n";
+    if (in_body)
+      out_ += "</tbody>\n";
+    else if (in_head)
+      out_ += "</thead>\n";
     out_ += "</table></div>\n";
   }
 
@@ -236,15 +234,9 @@ class HtmlWriter {
 
   void inline_node(const Node& n) {
     switch (n.kind) {
-      case Kind::Text:
-        text(n.text);
-        break;
-      case Kind::SoftBreak:
-        out_ += "\n";
-        break;
-      case Kind::LineBreak:
-        out_ += void_tag("br") + "\n";
-        break;
+      case Kind::Text: text(n.text); break;
+      case Kind::SoftBreak: out_ += "\n"; break;
+      case Kind::LineBreak: out_ += void_tag("br") + "\n"; break;
       case Kind::Emph:
         out_ += "<em>";
         inlines(n.children);
@@ -300,8 +292,8 @@ class HtmlWriter {
         int num = it == numbers_.end() ? 0 : it->second;
         int occurrence = ++ref_count_[n.text];
         std::string key = sanitize_id(n.text);
-        out_ += "<sup class=\"footnote-ref\"><a href=\"#fn-" + escape_xml(key) + "\" id=\"fnref-" + escape_xml(key) +
-                (occurrence > 1 ? "-" + std::to_string(occurrence) : "") + "\"";
+        out_ += "<sup class=\"footnote-ref\"><a href=\"#fn-" + escape_xml(key) + "\" id=\"fnref-" +
+                escape_xml(key) + (occurrence > 1 ? "-" + std::to_string(occurrence) : "") + "\"";
         if (opt_.xhtml) out_ += " epub:type=\"noteref\"";
         out_ += " role=\"doc-noteref\">" + std::to_string(num) + "</a></sup>";
         break;
@@ -337,10 +329,8 @@ class HtmlWriter {
           out_ += "</span>";
         }
         break;
-      case Kind::HtmlInline:
-        break;  // raw HTML is not rendered (see docs/manuscripts.md)
-      default:
-        block(n);
+      case Kind::HtmlInline: break;  // raw HTML is not rendered (see docs/manuscripts.md)
+      default: block(n);
     }
   }
 
@@ -359,8 +349,8 @@ class HtmlWriter {
       int count = ref_count_[key];
       for (int i = 1; i <= std::max(count, 1); ++i) {
         backlinks += " <a href=\"#fnref-" + id + (i > 1 ? "-" + std::to_string(i) : "") +
-                     "\" class=\"footnote-back\" role=\"doc-backlink\">↩" + (count > 1 ? std::to_string(i) : "") +
-                     "</a>";
+                     "\" class=\"footnote-back\" role=\"doc-backlink\">↩" +
+                     (count > 1 ? std::to_string(i) : "") + "</a>";
       }
       if (it != defs_.end()) {
         const auto& blocks = it->second->children;

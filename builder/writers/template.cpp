@@ -36,7 +36,8 @@ std::string fill_template(const std::string& tmpl, const std::map<std::string, s
     out.append(tmpl, pos, open - pos);
     std::string name = tmpl.substr(open + 2, close - open - 2);
     auto it = values.find(name);
-    if (it == values.end()) throw FatalError("template " + template_name + " uses unknown slot {{" + name + "}}");
+    if (it == values.end())
+      throw FatalError("template " + template_name + " uses unknown slot {{" + name + "}}");
     out += it->second;
     pos = close + 2;
   }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian 12 machine to a passing test suite: installs the packages (with the
+# test tools), builds with warnings as errors, runs every test, then runs the suite again under
+# AddressSanitizer and UndefinedBehaviorSanitizer. CI (.ci/run) runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh --test
+
+jobs="$(nproc)"
+echo "== build (warnings are errors)"
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOOKBUILD_WERROR=ON >/dev/null
+cmake --build build-test -j"$jobs"
+echo "== tests"
+ctest --test-dir build-test --output-on-failure -j"$jobs"
+
+if [[ "${BOOKBUILD_SKIP_SANITIZE:-0}" != 1 ]]; then
+  echo "== tests under ASan + UBSan"
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DBOOKBUILD_WERROR=ON -DBOOKBUILD_SANITIZE=ON >/dev/null
+  cmake --build build-asan -j"$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+fi
+
+echo "== format"
+scripts/check-format.sh
+echo "all tests passed"

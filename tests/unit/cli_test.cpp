@@ -1,0 +1,83 @@
+// The bookbuild executable end to end: exit codes, diagnostics with places, and the fixture book.
+#include "test_support.hpp"
+
+namespace bb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string book(const std::string& name) {
+  return "--book '" + (test::fixtures() / "books" / name).string() + "'";
+}
+
+TEST(Cli, VersionAndHelp) {
+  auto v = test::run_bookbuild("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.out.find("bookbuild "), std::string::npos);
+  for (const char* sub : {"", "site ", "epub ", "latex ", "pdf ", "check ", "calc "}) {
+    auto h = test::run_bookbuild(std::string(sub) + "--help");
+    EXPECT_EQ(h.exit_code, 0) << sub;
+    EXPECT_NE(h.out.find("Usage"), std::string::npos) << sub;
+  }
+}
+
+TEST(Cli, UnknownSubcommandIsUsageError) {
+  auto r = test::run_bookbuild("frobnicate");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(Cli, CheckOnGoodBookSucceeds) {
+  auto r = test::run_bookbuild(book("mini") + " check");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("zh (zh-Hans): 2 chapters"), std::string::npos) << r.out;
+}
+
+TEST(Cli, TreeOfTheFixtureBookMatchesGolden) {
+  auto r = test::run_bookbuild(book("mini") + " check --dump");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Paths in the dump are absolute; make them relative to the fixture folder.
+  std::string out = r.out;
+  std::string base = (test::fixtures() / "books" / "mini").string() + "/";
+  for (std::size_t p; (p = out.find(base)) != std::string::npos;) out.erase(p, base.size());
+  test::expect_golden(test::fixtures() / "books" / "mini.tree", out);
+}
+
+TEST(Cli, AllProblemsOfARunAreReportedWithPlaces) {
+  auto r = test::run_bookbuild(book("broken") + " check");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(
+      r.err.find(
+          "manuscripts/chapter01.md:3:27: error: footnote `[^missing]` is referenced but never defined"),
+      std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("manuscripts/chapter01.md:5:1: error: display math opened with `$$` is never closed"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("manuscripts/chapter02.md:3:10: error: unclosed `{{`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3 errors"), std::string::npos) << r.err;
+}
+
+TEST(Cli, FailedSiteBuildLeavesNoHalfWrittenOutput) {
+  fs::path out = fs::temp_directory_path() / ("bb-cli-out-" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  auto r = test::run_bookbuild(book("broken") + " --out '" + out.string() + "' site");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_FALSE(fs::exists(out / "site"));
+  auto ok = test::run_bookbuild(book("mini") + " --out '" + out.string() + "' site");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_TRUE(fs::exists(out / "site" / "index.html"));
+  EXPECT_TRUE(fs::exists(out / "site" / "en" / "ch01.html"));
+  EXPECT_TRUE(fs::exists(out / "site" / "img" / "bw.svg"));
+  fs::remove_all(out);
+}
+
+TEST(Cli, CorpusChecksWithZeroErrors) {
+  fs::path corpus = BOOKBUILD_CORPUS;
+  if (!fs::is_directory(corpus)) GTEST_SKIP() << "corpus not present at " << corpus;
+  auto r = test::run_bookbuild("--book '" + corpus.string() + "' check");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find(": error:"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace bb

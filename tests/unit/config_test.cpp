@@ -1,0 +1,134 @@
+// Book configuration: book.toml, its errors with places, and the zero-config layout.
+#include "book/config.hpp"
+#include "test_support.hpp"
+
+namespace bb::book {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempBook : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("bb-config-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  void file(const std::string& rel, const std::string& content) { test::write_file(root_ / rel, content); }
+  fs::path root_;
+};
+
+TEST_F(TempBook, ReadsEditionsInOrderWithDefaults) {
+  file("book.toml", R"(
+[book]
+title = "T"
+authors = ["A"]
+repository = "https://example.org/r"
+source-edition = "zh"
+
+[[edition]]
+id = "zh"
+lang = "zh-Hans"
+folder = "manuscripts"
+site-path = ""
+chapters = ["00-preface.md", "01-one.md"]
+
+[[edition]]
+id = "ru"
+lang = "ru"
+folder = "book-ru"
+chapters = ["chapter1.md"]
+[edition.labels]
+figure = "Рисунок {}"
+)");
+  file("manuscripts/00-preface.md", "# P\n");
+  file("manuscripts/01-one.md", "# One\n");
+  file("book-ru/chapter1.md", "# Один\n");
+  Diagnostics d;
+  auto cfg = load_config(root_, d);
+  ASSERT_TRUE(cfg) << d.all().size();
+  EXPECT_FALSE(d.has_errors());
+  ASSERT_EQ(cfg->editions.size(), 2u);
+  EXPECT_EQ(cfg->source().id, "zh");
+  EXPECT_EQ(cfg->editions[0].chapters[0].key, "preface");
+  EXPECT_EQ(cfg->editions[0].chapters[1].key, "ch01");
+  EXPECT_EQ(cfg->editions[1].site_path, "ru/");
+  EXPECT_EQ(cfg->editions[1].labels.figure, "Рисунок {}");
+  EXPECT_EQ(cfg->editions[1].labels.table, "Табл. {}");  // default kept
+  EXPECT_EQ(cfg->editions[1].numbers.decimal, ",");
+  EXPECT_EQ(cfg->editions[1].numbers.group, "\u202F");
+}
+
+TEST_F(TempBook, ReportsEveryProblemWithItsLine) {
+  file("book.toml", R"([book]
+title = "T"
+colour = "red"
+
+[[edition]]
+id = "zh"
+lang = "zh-Hans"
+chapters = ["missing.md", "notes.md"]
+[edition.labels]
+figure = "图"
+)");
+  Diagnostics d;
+  load_config(root_, d);
+  auto all = d.all();
+  std::string text;
+  for (const auto& x : all) text += format_diagnostic(x, root_) + "\n";
+  EXPECT_NE(text.find("book.toml:3:1: warning: unknown key `colour` in [book]"), std::string::npos) << text;
+  EXPECT_NE(text.find("book.toml:8:12: error: cannot tell the chapter number of `missing.md`"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("book.toml:10:10: error: label `figure` must contain `{}`"), std::string::npos) << text;
+}
+
+TEST_F(TempBook, TomlSyntaxErrorHasPlace) {
+  file("book.toml", "[book]\ntitle = \n");
+  Diagnostics d;
+  EXPECT_FALSE(load_config(root_, d));
+  ASSERT_EQ(d.error_count(), 1u);
+  EXPECT_EQ(d.all()[0].loc.line, 2);
+}
+
+TEST_F(TempBook, RecognisesTheRealBookLayout) {
+  file("manuscripts/00-前言.md", "# 前言\n");
+  file("manuscripts/01-概览.md", "# 第 1 章\n");
+  file("manuscripts/README.md", "not a chapter\n");
+  file("book-en/introduction.md", "# Preface\n");
+  file("book-en/chapter01.md", "# One\n");
+  file("book-ru/book/preface.md", "# Предисловие\n");
+  file("book-ru/book/chapter1.md", "# Один\n");
+  Diagnostics d;
+  auto cfg = load_config(root_, d);
+  ASSERT_TRUE(cfg);
+  ASSERT_EQ(cfg->editions.size(), 3u);
+  EXPECT_EQ(cfg->editions[0].id, "zh");
+  EXPECT_EQ(cfg->editions[0].site_path, "");
+  EXPECT_EQ(cfg->editions[0].chapters.size(), 2u);
+  EXPECT_EQ(cfg->editions[1].id, "en");
+  EXPECT_EQ(cfg->editions[1].chapters[0].key, "preface");
+  EXPECT_EQ(cfg->editions[2].lang, "ru");
+  EXPECT_EQ(cfg->editions[2].chapters[1].key, "ch01");
+}
+
+TEST_F(TempBook, UnknownLayoutIsAClearError) {
+  file("notes.txt", "x");
+  Diagnostics d;
+  EXPECT_FALSE(load_config(root_, d));
+  ASSERT_EQ(d.error_count(), 1u);
+  EXPECT_NE(d.all()[0].message.find("no book.toml"), std::string::npos);
+}
+
+TEST(ChapterFiles, KeysFromNames) {
+  EXPECT_EQ(chapter_from_file("04-加速器架构.md")->key, "ch04");
+  EXPECT_EQ(chapter_from_file("chapter5.md")->number, 5);
+  EXPECT_EQ(chapter_from_file("introduction.md")->key, "preface");
+  EXPECT_EQ(chapter_from_file("00-前言.md")->number, 0);
+  EXPECT_FALSE(chapter_from_file("README.md"));
+}
+
+}  // namespace
+}  // namespace bb::book

@@ -1,0 +1,84 @@
+// The real book's chapters (../shared/corpus/upstream): every file parses with zero errors, and what
+// the front end finds matches counts taken independently from the raw text with simple line rules.
+#include <regex>
+
+#include "book/book.hpp"
+#include "book/config.hpp"
+#include "test_support.hpp"
+
+namespace bb {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path corpus() {
+  if (const char* env = std::getenv("BOOKBUILD_CORPUS"); env && *env) return env;
+  return BOOKBUILD_CORPUS;
+}
+
+struct RawCounts {
+  int figures = 0, display_math = 0, tables = 0, footnote_refs = 0;
+};
+
+// Line-based counts that do not use the front end: an image alone on its line is a figure; `$$`
+// lines come in pairs; a table has one delimiter row; a footnote reference is `[^key]` not followed
+// by a colon.
+RawCounts count_raw(const std::string& text) {
+  RawCounts c;
+  std::istringstream in(text);
+  std::string line;
+  static const std::regex image_alone(R"(^!\[[^\n]*\]\([^)\s]+\)\s*$)");
+  static const std::regex delimiter_row(R"(^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$)");
+  static const std::regex note_ref(R"(\[\^[^\]\s]+\](?!:))");
+  bool in_code = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("```", 0) == 0) in_code = !in_code;
+    if (in_code) continue;
+    if (std::regex_match(line, image_alone)) ++c.figures;
+    if (line == "$$") ++c.display_math;
+    if (std::regex_match(line, delimiter_row)) ++c.tables;
+    c.footnote_refs += static_cast<int>(
+        std::distance(std::sregex_iterator(line.begin(), line.end(), note_ref), std::sregex_iterator()));
+  }
+  c.display_math /= 2;
+  return c;
+}
+
+TEST(Corpus, EveryChapterParsesAndCountsMatch) {
+  if (!fs::is_directory(corpus()))
+    GTEST_SKIP() << "corpus not present at " << corpus() << " (optional input)";
+  Diagnostics d;
+  auto cfg = book::load_config(corpus(), d);
+  ASSERT_TRUE(cfg);
+  auto b = book::load_book(std::move(*cfg), d);
+  EXPECT_EQ(d.error_count(), 0u);
+  int chapters = 0;
+  for (const auto& e : b.editions) {
+    for (const auto& ch : e.chapters) {
+      ++chapters;
+      RawCounts raw = count_raw(test::read_file(ch.path));
+      RawCounts got;
+      int captioned = 0;
+      doc::walk(ch.root, [&](const doc::Node& n) {
+        if (n.kind == doc::Kind::Figure) {
+          ++got.figures;
+          if (!n.caption.empty() && n.attr("hand-number")) ++captioned;
+        }
+        if (n.kind == doc::Kind::DisplayMath) ++got.display_math;
+        if (n.kind == doc::Kind::Table) ++got.tables;
+        if (n.kind == doc::Kind::FootnoteRef) ++got.footnote_refs;
+      });
+      SCOPED_TRACE(ch.path.string());
+      EXPECT_GT(raw.figures, 0);
+      EXPECT_EQ(got.figures, raw.figures);
+      EXPECT_EQ(captioned, raw.figures) << "every corpus figure has a numbered caption";
+      EXPECT_EQ(got.display_math, raw.display_math);
+      EXPECT_EQ(got.tables, raw.tables);
+      EXPECT_EQ(got.footnote_refs, raw.footnote_refs);
+    }
+  }
+  EXPECT_EQ(chapters, 4);
+}
+
+}  // namespace
+}  // namespace bb

@@ -1,0 +1,124 @@
+// Front end: every fixture manuscript parses into the expected tree with the expected diagnostics.
+#include <sstream>
+
+#include "diag/diagnostics.hpp"
+#include "doc/tree.hpp"
+#include "markdown/frontend.hpp"
+#include "test_support.hpp"
+
+namespace bb {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The tree dump followed by every diagnostic, as one golden text per fixture.
+std::string parse_and_describe(const fs::path& file) {
+  Diagnostics diags;
+  doc::Node root = markdown::parse(test::read_file(file), file.filename(), diags);
+  std::string out = doc::dump(root);
+  for (const auto& d : diags.all()) out += "diagnostic: " + format_diagnostic(d) + "\n";
+  return out;
+}
+
+class FrontEndFixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FrontEndFixture, MatchesGolden) {
+  fs::path md = test::fixtures() / "frontend" / (GetParam() + ".md");
+  test::expect_golden(md.parent_path() / (GetParam() + ".tree"), parse_and_describe(md));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, FrontEndFixture,
+                         ::testing::Values("math", "figures", "callouts", "attributes", "footnotes",
+                                           "errors"));
+
+doc::Node parse(const std::string& src, Diagnostics& d) {
+  return markdown::parse(src, "t.md", d);
+}
+
+const doc::Node* find(const doc::Node& root, doc::Kind k) {
+  const doc::Node* hit = nullptr;
+  doc::walk(root, [&](const doc::Node& n) {
+    if (!hit && n.kind == k) hit = &n;
+  });
+  return hit;
+}
+
+TEST(FrontEnd, MathKeepsMarkdownCharactersVerbatim) {
+  Diagnostics d;
+  auto root = parse("A $x_1 * y_2 \\_ z$ b.\n", d);
+  const auto* m = find(root, doc::Kind::InlineMath);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->text, "x_1 * y_2 \\_ z");
+  EXPECT_FALSE(d.has_errors());
+}
+
+TEST(FrontEnd, DollarAmountsAreNotMath) {
+  Diagnostics d;
+  auto root = parse("It costs $5 or $10 today.\n", d);
+  EXPECT_EQ(find(root, doc::Kind::InlineMath), nullptr);
+  EXPECT_EQ(doc::plain_text(root.children.front()), "It costs $5 or $10 today.");
+}
+
+TEST(FrontEnd, DisplayMathLinesThatLookLikeListsStayMath) {
+  Diagnostics d;
+  auto root = parse("$$\na\n- b\n+ c\n1. d\n$$\n", d);
+  ASSERT_EQ(root.children.size(), 1u);
+  EXPECT_EQ(root.children[0].kind, doc::Kind::DisplayMath);
+  EXPECT_EQ(root.children[0].text, "a\n- b\n+ c\n1. d");
+  EXPECT_EQ(root.children[0].loc.line, 2);  // the TeX starts after the opening `$$`
+}
+
+TEST(FrontEnd, UnclosedDisplayMathIsAnErrorAtItsLine) {
+  Diagnostics d;
+  parse("text\n\n$$\nx\n", d);
+  ASSERT_EQ(d.error_count(), 1u);
+  EXPECT_EQ(d.all()[0].loc.line, 3);
+}
+
+TEST(FrontEnd, ItalicCaptionAfterImageBecomesFigureCaption) {
+  Diagnostics d;
+  auto root = parse("![alt](a.svg)\n\n*图 4-1　说明文字*\n", d);
+  ASSERT_EQ(root.children.size(), 1u);
+  const auto& fig = root.children[0];
+  ASSERT_EQ(fig.kind, doc::Kind::Figure);
+  ASSERT_NE(fig.attr("hand-number"), nullptr);
+  EXPECT_EQ(*fig.attr("hand-number"), "4-1");
+  EXPECT_EQ(doc::plain_text(fig.caption), "说明文字");
+}
+
+TEST(FrontEnd, InvalidUtf8IsReportedWithItsPlace) {
+  Diagnostics d;
+  parse("ok\nab\xff\xfe\n", d);
+  ASSERT_GE(d.error_count(), 1u);
+  EXPECT_EQ(d.all()[0].loc.line, 2);
+  EXPECT_EQ(d.all()[0].loc.col, 3);
+}
+
+TEST(FrontEnd, FootnotesKeepTheirKeysAndCountReferences) {
+  Diagnostics d;
+  auto root = parse("x[^k] y[^k]\n\n[^k]: note\n", d);
+  int refs = 0;
+  doc::walk(root, [&](const doc::Node& n) {
+    if (n.kind == doc::Kind::FootnoteRef) {
+      ++refs;
+      EXPECT_EQ(n.text, "k");
+    }
+  });
+  EXPECT_EQ(refs, 2);
+  EXPECT_EQ(d.all().size(), 0u);
+}
+
+TEST(HandNumber, SplitsWordNumberAndSeparator) {
+  std::string_view rest;
+  EXPECT_EQ(markdown::split_hand_number("图 4-10：标题", {"图"}, rest), "4-10");
+  EXPECT_EQ(rest, "标题");
+  EXPECT_EQ(markdown::split_hand_number("Figure 4-1 Caption", {"Figure"}, rest), "4-1");
+  EXPECT_EQ(rest, "Caption");
+  EXPECT_EQ(markdown::split_hand_number("Рис. 12-3. Подпись", {"Рис."}, rest), "12-3");
+  EXPECT_EQ(rest, "Подпись");
+  EXPECT_EQ(markdown::split_hand_number("图 4 不是编号", {"图"}, rest), "");
+  EXPECT_EQ(markdown::split_hand_number("Figures 4-1", {"Table"}, rest), "");
+}
+
+}  // namespace
+}  // namespace bb

@@ -1,0 +1,65 @@
+// Shared by the unit tests: reading fixtures, comparing with golden files, running the CLI.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace bb::test {
+
+inline std::filesystem::path fixtures() {
+  return BOOKBUILD_FIXTURES;
+}
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void write_file(const std::filesystem::path& p, const std::string& s) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << s;
+}
+
+// Compares `actual` with the golden file; with BOOKBUILD_UPDATE_GOLDEN=1 rewrites it instead.
+inline void expect_golden(const std::filesystem::path& golden, const std::string& actual) {
+  const char* update = std::getenv("BOOKBUILD_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    write_file(golden, actual);
+    return;
+  }
+  ASSERT_TRUE(std::filesystem::exists(golden))
+      << "missing golden file " << golden << " (run with BOOKBUILD_UPDATE_GOLDEN=1 to create it)";
+  EXPECT_EQ(read_file(golden), actual) << "golden file " << golden << " differs";
+}
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the bookbuild executable with the given arguments (a shell-quoted string).
+inline RunResult run_bookbuild(const std::string& args, const std::filesystem::path& cwd = {}) {
+  auto tmp = std::filesystem::temp_directory_path() /
+             ("bb-run-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+              std::to_string(std::rand()));
+  std::filesystem::create_directories(tmp);
+  std::string cmd = (cwd.empty() ? std::string() : "cd '" + cwd.string() + "' && ") + "'" BOOKBUILD_EXE "' " +
+                    args + " >'" + (tmp / "out").string() + "' 2>'" + (tmp / "err").string() + "'";
+  int status = std::system(cmd.c_str());
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(tmp / "out");
+  r.err = read_file(tmp / "err");
+  std::filesystem::remove_all(tmp);
+  return r;
+}
+
+}  // namespace bb::test
