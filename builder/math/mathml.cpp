@@ -495,7 +495,7 @@ class Parser {
     if (name == "operatorname") return parse_operatorname(start);
     if (name == "overset" || name == "stackrel" || name == "underset") return parse_overset(name, start);
     if (std::optional<std::optional<Alphabet>> font = math_font(name)) return parse_font(name, start, *font);
-    if (std::optional<Node> big = parse_big(name, start)) return big;
+    if (std::optional<Node> big = parse_big(name)) return big;
     if (name == "limits" || name == "nolimits") {
       error(start, "\\" + std::string(name) + " must follow an operator such as \\sum");
       return std::nullopt;
@@ -624,7 +624,7 @@ class Parser {
   }
 
   // \big( \Bigl[ \biggr) ...: a delimiter of a fixed larger size.
-  std::optional<Node> parse_big(std::string_view name, std::size_t /*start*/) {
+  std::optional<Node> parse_big(std::string_view name) {
     std::string_view base = name;
     Kind kind = Kind::Ordinary;
     std::string_view form;
@@ -886,14 +886,12 @@ class Parser {
   Node parse_scripts(Node base) {
     std::optional<Node> sub, sup;
     int primes = 0;
-    std::size_t first_prime = 0;
     while (true) {
       skip_spaces();
       const std::size_t at = pos_;
       const char c = peek();
       if (c == '\'') {
         if (sup) error(at, "double superscript (a prime after ^)");
-        if (primes == 0) first_prime = at;
         ++primes;
         ++pos_;
       } else if (c == '^' || c == '_') {
@@ -930,7 +928,6 @@ class Parser {
       }
     }
     if (!sub && !sup && primes == 0) return base;
-    (void)first_prime;
     std::string sup_xml;
     if (primes > 0) {
       static constexpr std::string_view kPrimes[] = {"′", "″", "‴", "⁗"};
