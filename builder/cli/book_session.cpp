@@ -3,12 +3,18 @@
 
 #include <iostream>
 
+#include "cli/calc_evaluator.hpp"
+
 namespace bb::cli {
 
 bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions) {
   auto config = book::load_config(ctx.global.book_dir, diags);
   if (!config) return false;
   book = book::load_book(std::move(*config), diags, editions);
+  auto evaluator = make_evaluator(book->config.root);
+  filters::ResolveOptions options;
+  options.evaluate = evaluator ? &*evaluator : nullptr;
+  resolution = filters::resolve(*book, diags, options);
   return true;
 }
 

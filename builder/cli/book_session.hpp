@@ -9,14 +9,17 @@
 #include "book/book.hpp"
 #include "cli/commands.hpp"
 #include "diag/diagnostics.hpp"
+#include "filters/pipeline.hpp"
 
 namespace bb::cli {
 
 struct BookSession {
   Diagnostics diags;
   std::optional<book::Book> book;
+  filters::Resolution resolution;
 
-  // Loads the book at ctx.global.book_dir (only the given editions when non-empty).
+  // Loads the book at ctx.global.book_dir (only the given editions when non-empty) and resolves it:
+  // numbering, references, links and computed numbers (see docs/pipeline.md).
   bool load(const Context& ctx, const std::vector<std::string>& editions = {});
 
   // Prints diagnostics (paths relative to the book) and returns the exit code: 1 with errors.

@@ -315,6 +315,7 @@ class Converter {
         }
       }
       if (v[i].kind == Kind::BlockQuote) make_callout(v[i]);
+      if (v[i].kind == Kind::Paragraph) mark_lead_paragraph(v[i]);
     }
   }
 
@@ -471,11 +472,30 @@ class Converter {
     std::string lead = doc::plain_text(first.front().children);
     q.kind = Kind::Callout;
     q.set_attr("kind", callout_kind(lead, opt_.words));
+    apply_trailing_attributes(q, q.children.front().children);  // `> **例 4-1：…** {#ex:x}`
+    // The lead paragraph was marked as an example on its own; the callout is the example now.
+    auto& lead_attrs = q.children.front().attrs;
+    std::erase_if(lead_attrs, [](const auto& kv) { return kv.first == "kind" || kv.first == "hand-number"; });
     const auto& words =
         q.attr("kind") && *q.attr("kind") == "experiment" ? opt_.words.experiment : opt_.words.example;
     std::string_view rest;
     std::string number = split_hand_number(lead, words, rest);
     if (!number.empty()) q.set_attr("hand-number", number);
+  }
+
+  // A paragraph that opens with a bold, numbered example or experiment lead (`**例 5-1：…** text`)
+  // defines that example just as a callout does.
+  void mark_lead_paragraph(Node& p) {
+    if (p.children.empty() || p.children.front().kind != Kind::Strong) return;
+    std::string lead = doc::plain_text(p.children.front().children);
+    std::string kind = callout_kind(lead, opt_.words);
+    if (kind != "example" && kind != "experiment") return;
+    std::string_view rest;
+    std::string number =
+        split_hand_number(lead, kind == "example" ? opt_.words.example : opt_.words.experiment, rest);
+    if (number.empty()) return;
+    p.set_attr("kind", kind);
+    p.set_attr("hand-number", number);
   }
 
   // ---- inlines ----------------------------------------------------------------------------------

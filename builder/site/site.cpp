@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "math/mathml.hpp"
 #include "output/staging.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
@@ -83,6 +84,13 @@ void build_site(const book::Book& book, const SiteOptions& options, Diagnostics&
       const auto& c = eb.chapters[i];
       const fs::path dir = c.path.parent_path();
       writers::HtmlOptions ho;
+      ho.math = [](const doc::Node& m) {
+        return math::to_mathml(m.text, m.kind == doc::Kind::DisplayMath).mathml;
+      };
+      ho.xref = [&](const std::string& chapter, const std::string& target) {
+        if (chapter == c.key) return "#" + target;
+        return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
+      };
       ho.link = [&](const std::string& url) -> std::string {
         if (url.empty() || is_external(url)) return url;
         std::string file = url.substr(0, url.find('#'));

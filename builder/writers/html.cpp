@@ -57,9 +57,11 @@ class HtmlWriter {
         out_ += "<" + tag;
         id_attr(n);
         out_ += ">";
-        if (!n.number.empty()) {
+        // Chapters show their localized label ("第 4 章"), sections their number ("4.2.3").
+        const std::string* label = n.attr("label");
+        if (label || !n.number.empty()) {
           out_ += "<span class=\"number\">";
-          text(n.number);
+          text(label ? *label : n.number);
           out_ += "</span> ";
         }
         inlines(n.children);
@@ -72,7 +74,9 @@ class HtmlWriter {
           out_ += "\n";
           break;
         }
-        out_ += "<p>";
+        out_ += "<p";
+        id_attr(n);
+        out_ += ">";
         inlines(n.children);
         out_ += "</p>\n";
         break;
@@ -217,6 +221,14 @@ class HtmlWriter {
     out_ += "</figure>\n";
   }
 
+  // Where a Link or CrossRef leads: a resolved (chapter, target) or the URL as written.
+  std::string href(const Node& n) const {
+    const std::string* chapter = n.attr("chapter");
+    const std::string* target = n.attr("target");
+    if (chapter && target) return opt_.xref ? opt_.xref(*chapter, *target) : "#" + *target;
+    return opt_.link ? opt_.link(n.url) : n.url;
+  }
+
   void math(const Node& n) {
     if (opt_.math) {
       out_ += opt_.math(n);
@@ -269,7 +281,7 @@ class HtmlWriter {
         break;
       case Kind::Link:
         out_ += "<a href=\"";
-        text(opt_.link ? opt_.link(n.url) : n.url);
+        text(href(n));
         out_ += "\"";
         if (!n.title.empty()) {
           out_ += " title=\"";
@@ -320,10 +332,16 @@ class HtmlWriter {
         break;
       case Kind::CrossRef:
       case Kind::CalcNumber:
-        // Unresolved (the filters replace these); show the source so that nothing silently vanishes.
-        if (!n.children.empty()) {
+        if (n.kind == Kind::CrossRef && n.attr("target") && !n.children.empty()) {
+          out_ += "<a class=\"xref\" href=\"";
+          text(href(n));
+          out_ += "\">";
+          inlines(n.children);
+          out_ += "</a>";
+        } else if (!n.children.empty()) {
           inlines(n.children);
         } else {
+          // Unresolved (the filters replace these); show the source so that nothing silently vanishes.
           out_ += "<span class=\"unresolved\">";
           text(n.kind == Kind::CrossRef ? "@" + n.text : "{{" + n.text + "}}");
           out_ += "</span>";

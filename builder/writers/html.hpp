@@ -12,8 +12,11 @@ struct HtmlOptions {
   bool xhtml = false;  // self-closing void elements and epub:type on notes (EPUB 3)
   // Renders a math node (InlineMath or DisplayMath); the default writes the escaped TeX in a span.
   std::function<std::string(const doc::Node&)> math;
-  // Rewrites a link or image target (to another chapter's page, to the repository, ...).
+  // Rewrites a link or image target that the filters left as written (relative files, images).
   std::function<std::string(const std::string& url)> link;
+  // The href of a resolved target: (chapter key, anchor id) as set by the filters on CrossRef and
+  // Link nodes. The default is `#id` (everything on one page).
+  std::function<std::string(const std::string& chapter, const std::string& target)> xref;
 };
 
 // Renders the blocks of a chapter, followed by its footnotes with back-links.

@@ -1,0 +1,144 @@
+// Computed numbers and bound literals.
+#include "filters/calc_numbers.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace bb::filters {
+
+using doc::Kind;
+using doc::Node;
+
+namespace {
+std::string trim(std::string_view s) {
+  auto b = s.find_first_not_of(" \t\n");
+  if (b == std::string_view::npos) return {};
+  auto e = s.find_last_not_of(" \t\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+}  // namespace
+
+bool split_placeholder(std::string_view inner, std::string& expr, std::string& format) {
+  std::string s = trim(inner);
+  if (s.starts_with("calc ")) s = trim(std::string_view(s).substr(5));
+  auto bar = s.find('|');
+  expr = trim(std::string_view(s).substr(0, bar));
+  format = bar == std::string::npos ? "" : trim(std::string_view(s).substr(bar + 1));
+  if (expr.empty()) return false;
+  bool inline_call =
+      expr.find('(') != std::string::npos;  // forward(model=qwen3-8b, tokens=8192).matrix_flops
+  return inline_call || expr.find_first_of(" \t") == std::string::npos;
+}
+
+namespace {
+
+class CalcResolver {
+ public:
+  CalcResolver(book::Chapter& c, const book::Edition& e, const Evaluator* ev, std::vector<Binding>& b,
+               Diagnostics& d)
+      : c_(c), e_(e), evaluate_(ev), bindings_(b), diags_(d) {}
+
+  void run() { walk(c_.root); }
+
+ private:
+  void walk(Node& n) {
+    for (auto& c : n.caption) walk(c);
+    for (auto& c : n.children) walk(c);
+    if (n.kind == Kind::CalcNumber) placeholder(n);
+    if (n.kind == Kind::Span && n.attr("calc")) literal(n);
+  }
+
+  std::optional<Number> eval(const std::string& expr, const SourceLoc& loc) {
+    if (!evaluate_) {
+      diags_.error(loc, "computed number `" + expr + "`, but this book has no calculations/ folder");
+      return std::nullopt;
+    }
+    try {
+      return (*evaluate_)(expr);
+    } catch (const std::exception& ex) {
+      diags_.error(loc, "cannot compute `" + expr + "`: " + ex.what());
+      return std::nullopt;
+    }
+  }
+
+  void placeholder(Node& n) {
+    Binding b{e_.id, c_.key, n.loc, "", false, "", "", "", true};
+    std::string format;
+    if (!split_placeholder(n.text, b.expr, format)) {
+      diags_.error(
+          n.loc, "malformed computed number `{{" + n.text + "}}`: write `{{calc scenario.field | format}}`");
+      return;
+    }
+    std::string err;
+    auto f = parse_format(format, err);
+    if (!f) {
+      diags_.error(n.loc, err);
+      return;
+    }
+    auto v = eval(b.expr, n.loc);
+    if (!v) return;
+    b.shown = b.recomputed = format_number(*v, *f, e_.numbers, e_.lang);
+    Node text(Kind::Text, n.loc);
+    text.text = b.shown;
+    n.children.clear();
+    n.children.push_back(std::move(text));
+    n.set_attr("expr", b.expr);
+    bindings_.push_back(std::move(b));
+  }
+
+  void literal(Node& n) {
+    Binding b{e_.id, c_.key, n.loc, *n.attr("calc"), true, doc::plain_text(n.children), "", "", true};
+    auto lit = parse_literal(b.shown, e_.numbers);
+    if (!lit) {
+      diags_.error(n.loc,
+                   "cannot read `" + b.shown + "` as a number with an optional unit (edition " + e_.id + ")");
+      return;
+    }
+    if (const std::string* u = n.attr("unit")) {
+      auto unit = find_unit(*u);
+      if (!unit) {
+        diags_.error(n.loc, "unknown unit `" + *u + "`");
+        return;
+      }
+      if (lit->unit && lit->unit->name != unit->name) {
+        diags_.error(n.loc, "the literal says " + lit->unit->name + " but unit=" + *u);
+        return;
+      }
+      lit->unit = unit;
+    }
+    auto v = eval(b.expr, n.loc);
+    if (!v) return;
+    long double scale = lit->unit ? lit->unit->scale : 1.0L;
+    long double actual = v->value() / scale;
+    long double tolerance = 0.5L * std::pow(10.0L, -lit->decimals);
+    if (const std::string* t = n.attr("tol")) tolerance = std::strtold(t->c_str(), nullptr);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.*Lf", lit->decimals + 3, actual);
+    b.recomputed = std::string(buf) + (lit->unit ? " " + lit->unit->name : "");
+    std::snprintf(buf, sizeof buf, "±%.*Lg", 3, tolerance);
+    b.tolerance = buf;
+    // A relative slack of 1e-12 absorbs binary rounding of decimal scales.
+    b.ok = std::fabs(actual - lit->value) <= tolerance * (1 + 1e-9L) + std::fabs(actual) * 1e-12L;
+    if (!b.ok) {
+      diags_.error(n.loc, "number `" + b.shown + "` does not match `" + b.expr + "`: recomputed " +
+                              b.recomputed + " (tolerance " + b.tolerance + ")");
+    }
+    n.set_attr("expr", b.expr);
+    bindings_.push_back(std::move(b));
+  }
+
+  book::Chapter& c_;
+  const book::Edition& e_;
+  const Evaluator* evaluate_;
+  std::vector<Binding>& bindings_;
+  Diagnostics& diags_;
+};
+
+}  // namespace
+
+void resolve_calc_numbers(book::Chapter& chapter, const book::Edition& edition, const Evaluator* evaluate,
+                          std::vector<Binding>& bindings, Diagnostics& diags) {
+  CalcResolver(chapter, edition, evaluate, bindings, diags).run();
+}
+
+}  // namespace bb::filters

@@ -1,0 +1,400 @@
+// Cross-reference resolution. Hand-written references are recognised with a small vocabulary per
+// language (prefix words, Russian stems with any case ending, Chinese 第…节/章 frames) followed by a
+// number of the right shape; lists ("第 2、3 章", "Figures 4-9 and 4-10") link every number.
+#include "filters/crossref.hpp"
+
+#include <cctype>
+
+#include "filters/numbering.hpp"
+
+namespace bb::filters {
+
+using doc::Kind;
+using doc::Node;
+
+namespace {
+
+struct Form {
+  TargetKind kind;
+  std::string prefix;  // word before the number
+  std::string suffix;  // word after the number (Chinese 第…章), or empty
+  bool stem = false;   // Russian: the prefix may be followed by more letters (рисунке, разделе)
+};
+
+const std::vector<Form>& forms_for(std::string_view lang) {
+  static const std::vector<Form> zh_hans{
+      {TargetKind::Figure, "图", ""},       {TargetKind::Table, "表", ""},
+      {TargetKind::Experiment, "实验", ""}, {TargetKind::Example, "例", ""},
+      {TargetKind::Section, "第", "节"},    {TargetKind::Chapter, "第", "章"}};
+  static const std::vector<Form> zh_hant{
+      {TargetKind::Figure, "圖", ""},       {TargetKind::Table, "表", ""},
+      {TargetKind::Experiment, "實驗", ""}, {TargetKind::Example, "例", ""},
+      {TargetKind::Section, "第", "節"},    {TargetKind::Chapter, "第", "章"}};
+  static const std::vector<Form> en{
+      {TargetKind::Figure, "Figures", ""},        {TargetKind::Figure, "Figure", ""},
+      {TargetKind::Figure, "Fig.", ""},           {TargetKind::Table, "Tables", ""},
+      {TargetKind::Table, "Table", ""},           {TargetKind::Experiment, "Experiments", ""},
+      {TargetKind::Experiment, "Experiment", ""}, {TargetKind::Example, "Examples", ""},
+      {TargetKind::Example, "Example", ""},       {TargetKind::Section, "Sections", ""},
+      {TargetKind::Section, "Section", ""},       {TargetKind::Chapter, "Chapters", ""},
+      {TargetKind::Chapter, "Chapter", ""}};
+  static const std::vector<Form> ru{{TargetKind::Figure, "рис", "", true},
+                                    {TargetKind::Figure, "Рис", "", true},
+                                    {TargetKind::Table, "табл", "", true},
+                                    {TargetKind::Table, "Табл", "", true},
+                                    {TargetKind::Experiment, "эксперимент", "", true},
+                                    {TargetKind::Experiment, "Эксперимент", "", true},
+                                    {TargetKind::Example, "пример", "", true},
+                                    {TargetKind::Example, "Пример", "", true},
+                                    {TargetKind::Section, "раздел", "", true},
+                                    {TargetKind::Section, "Раздел", "", true},
+                                    {TargetKind::Chapter, "глав", "", true},
+                                    {TargetKind::Chapter, "Глав", "", true}};
+  if (lang.starts_with("zh-Hant") || lang == "zh-TW" || lang == "zh-HK") return zh_hant;
+  if (lang.starts_with("zh")) return zh_hans;
+  if (lang.starts_with("ru")) return ru;
+  return en;
+}
+
+bool ascii_alpha(unsigned char c) {
+  return std::isalpha(c) != 0;
+}
+
+// Cyrillic letters are two-byte sequences starting with 0xD0 or 0xD1.
+std::size_t cyrillic_letter(std::string_view s, std::size_t i) {
+  if (i + 1 < s.size() &&
+      (static_cast<unsigned char>(s[i]) == 0xD0 || static_cast<unsigned char>(s[i]) == 0xD1))
+    return 2;
+  return 0;
+}
+
+std::size_t skip_spaces(std::string_view s, std::size_t i) {
+  for (;;) {
+    if (i < s.size() && s[i] == ' ')
+      ++i;
+    else if (s.compare(i, 2, "\u00A0") == 0)
+      i += 2;
+    else if (s.compare(i, 3, "\u202F") == 0 || s.compare(i, 3, "\u2009") == 0)
+      i += 3;
+    else
+      return i;
+  }
+}
+
+// Parses a number of the shape a kind uses at i; returns its end or npos.
+std::size_t parse_number(std::string_view s, std::size_t i, TargetKind kind, std::string& out) {
+  auto digits = [&](std::size_t& p) {
+    std::size_t b = p;
+    while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) ++p;
+    return p > b;
+  };
+  std::size_t p = i;
+  if (!digits(p)) return std::string_view::npos;
+  if (kind == TargetKind::Chapter) {
+    if (p < s.size() && (s[p] == '.' || s[p] == '-') && p + 1 < s.size() &&
+        std::isdigit(static_cast<unsigned char>(s[p + 1])))
+      return std::string_view::npos;
+  } else if (kind == TargetKind::Section) {
+    bool dotted = false;
+    while (p + 1 < s.size() && s[p] == '.' && std::isdigit(static_cast<unsigned char>(s[p + 1]))) {
+      ++p;
+      digits(p);
+      dotted = true;
+    }
+    if (!dotted) return std::string_view::npos;
+  } else {
+    if (!(p + 1 < s.size() && s[p] == '-' && std::isdigit(static_cast<unsigned char>(s[p + 1]))))
+      return std::string_view::npos;
+    ++p;
+    digits(p);
+    // "4-1.5" or "4-1-2" is something else (a range, a version)
+    if (p + 1 < s.size() && (s[p] == '-' || s[p] == '.') &&
+        std::isdigit(static_cast<unsigned char>(s[p + 1])))
+      return std::string_view::npos;
+  }
+  if (p < s.size() && (std::isalnum(static_cast<unsigned char>(s[p])) || s[p] == '_'))
+    return std::string_view::npos;
+  out = std::string(s.substr(i, p - i));
+  return p;
+}
+
+// Separators between the numbers of a list.
+std::size_t list_separator(std::string_view s, std::size_t i) {
+  static const char* seps[] = {"、",   "，", ", and ", " and ", ", ", ",", " 与 ", "与",  " 和 ",  "和",
+                               " 及 ", "及", " 或 ",   "或",    "–",  "—", " or ", " и ", " или ", "-"};
+  for (const char* sep : seps) {
+    std::string_view v(sep);
+    if (s.compare(i, v.size(), v) == 0) return i + v.size();
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+std::vector<PlainRef> find_plain_refs(std::string_view s, std::string_view lang) {
+  std::vector<PlainRef> out;
+  const auto& forms = forms_for(lang);
+  bool latin = !lang.starts_with("zh");
+  std::size_t i = 0;
+  while (i < s.size()) {
+    bool matched = false;
+    for (const auto& f : forms) {
+      if (s.compare(i, f.prefix.size(), f.prefix) != 0) continue;
+      // Word boundary before Latin/Cyrillic words.
+      if (latin && i > 0) {
+        unsigned char prev = static_cast<unsigned char>(s[i - 1]);
+        if (ascii_alpha(prev) || (i >= 2 && cyrillic_letter(s, i - 2) == 2)) continue;
+      }
+      std::size_t p = i + f.prefix.size();
+      if (f.stem) {
+        while (std::size_t n = cyrillic_letter(s, p)) p += n;
+        if (p < s.size() && s[p] == '.') ++p;
+      } else if (latin && p < s.size() && ascii_alpha(static_cast<unsigned char>(s[p]))) {
+        continue;  // "Figured" is not "Figure"
+      }
+      std::size_t q = skip_spaces(s, p);
+      if (q == p && latin) continue;                             // Latin words need a space before the number
+      std::vector<std::pair<std::size_t, std::string>> numbers;  // (start, number)
+      std::string number;
+      std::size_t end = parse_number(s, q, f.kind, number);
+      if (end == std::string_view::npos) continue;
+      numbers.emplace_back(q, number);
+      std::vector<std::size_t> ends{end};
+      for (;;) {
+        std::size_t sep = list_separator(s, end);
+        if (sep == std::string_view::npos) break;
+        std::size_t n0 = skip_spaces(s, sep);
+        // A list repeats the number shape; "图 4-9 与图 4-10" restarts with a prefix instead.
+        std::string more;
+        std::size_t e2 = parse_number(s, n0, f.kind, more);
+        if (e2 == std::string_view::npos) break;
+        numbers.emplace_back(n0, more);
+        ends.push_back(e2);
+        end = e2;
+      }
+      std::size_t phrase_end = end;
+      if (!f.suffix.empty()) {
+        std::size_t after = skip_spaces(s, end);
+        if (s.compare(after, f.suffix.size(), f.suffix) != 0) continue;
+        phrase_end = after + f.suffix.size();
+      }
+      for (std::size_t k = 0; k < numbers.size(); ++k) {
+        PlainRef r;
+        r.kind = f.kind;
+        r.number = numbers[k].second;
+        r.begin = k == 0 ? i : numbers[k].first;
+        r.end = ends[k];
+        if (numbers.size() == 1) r.end = phrase_end;  // "第 4.8.3 节" links as a whole
+        out.push_back(r);
+      }
+      i = phrase_end;
+      matched = true;
+      break;
+    }
+    if (!matched) {
+      unsigned char c = static_cast<unsigned char>(s[i]);
+      i += c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+class Resolver {
+ public:
+  Resolver(book::Chapter& c, const CrossRefContext& ctx, Diagnostics& d) : c_(c), ctx_(ctx), diags_(d) {}
+
+  void run() { blocks(c_.root.children); }
+
+ private:
+  void blocks(std::vector<Node>& v) {
+    for (auto& b : v) {
+      switch (b.kind) {
+        case Kind::Heading:
+          // A heading's own hand number is its label, not a reference; citations still resolve.
+          inlines(b.children, false);
+          break;
+        case Kind::Callout: callout(b); break;
+        case Kind::Figure:
+        case Kind::Table:
+          inlines(b.caption, true);
+          blocks(b.children);
+          break;
+        case Kind::Paragraph:
+          if (b.attr("kind"))
+            lead_paragraph(b);  // `**例 5-1：…** …` carries its own number
+          else
+            inlines(b.children, true);
+          break;
+        case Kind::TableRow: blocks(b.children); break;
+        case Kind::TableCell: inlines(b.children, true); break;
+        default:
+          if (b.is_block()) blocks(b.children);
+      }
+    }
+  }
+
+  // The bold lead of an example/experiment carries its own number ("例 4-1：…"): skip it.
+  void lead_paragraph(Node& b) {
+    if (b.children.empty() || b.children.front().kind != Kind::Strong) {
+      inlines(b.children, true);
+      return;
+    }
+    inlines(b.children.front().children, false);
+    std::vector<Node> rest(std::make_move_iterator(b.children.begin() + 1),
+                           std::make_move_iterator(b.children.end()));
+    inlines(rest, true);
+    b.children.resize(1);
+    for (auto& r : rest) b.children.push_back(std::move(r));
+  }
+
+  void callout(Node& q) {
+    for (std::size_t i = 0; i < q.children.size(); ++i) {
+      Node& b = q.children[i];
+      if (i == 0 && b.kind == Kind::Paragraph) {
+        lead_paragraph(b);
+      } else {
+        std::vector<Node> one;
+        one.push_back(std::move(b));
+        blocks(one);
+        b = std::move(one.front());
+      }
+    }
+  }
+
+  void inlines(std::vector<Node>& v, bool plain) {
+    std::vector<Node> out;
+    out.reserve(v.size());
+    for (auto& n : v) {
+      switch (n.kind) {
+        case Kind::CrossRef:
+          citation(n);
+          out.push_back(std::move(n));
+          break;
+        case Kind::Text:
+          if (plain)
+            split_plain(n, out);
+          else
+            out.push_back(std::move(n));
+          break;
+        case Kind::Link:
+        case Kind::Code:
+        case Kind::Image:
+          out.push_back(std::move(n));  // no links inside links; code is literal
+          break;
+        default: inlines(n.children, plain); out.push_back(std::move(n));
+      }
+    }
+    v = std::move(out);
+  }
+
+  void link_to(Node& ref, const Target& t) {
+    ref.set_attr("chapter", t.chapter);
+    ref.set_attr("target", t.id);
+  }
+
+  std::string words_for(const Target& t) const {
+    const auto& l = ctx_.edition.labels;
+    switch (t.kind) {
+      case TargetKind::Chapter: return t.number.empty() ? t.title : fill_label(l.chapter, t.number);
+      case TargetKind::Section: return t.number.empty() ? t.title : fill_label(l.section, t.number);
+      case TargetKind::Figure: return fill_label(l.figure, t.number);
+      case TargetKind::Table: return fill_label(l.table, t.number);
+      case TargetKind::Equation: return fill_label(l.equation, t.number);
+      case TargetKind::Example: return fill_label(l.example, t.number);
+      case TargetKind::Experiment: return fill_label(l.experiment, t.number);
+    }
+    return t.number;
+  }
+
+  // `@fig:x`: rendered in the edition's words.
+  void citation(Node& n) {
+    const Target* t = ctx_.targets.by_label(ctx_.edition.id, n.text);
+    if (!t) {
+      diags_.error(n.loc, "unresolved reference `@" + n.text + "`: no target has the label `" + n.text + "`");
+      return;
+    }
+    if (t->number.empty() && t->title.empty() && t->kind != TargetKind::Section) {
+      diags_.error(n.loc, "`@" + n.text + "` refers to an unnumbered " + target_kind_name(t->kind));
+    }
+    Node text(Kind::Text, n.loc);
+    text.text = words_for(*t);
+    n.children.clear();
+    n.children.push_back(std::move(text));
+    link_to(n, *t);
+  }
+
+  void split_plain(Node& n, std::vector<Node>& out) {
+    auto refs = find_plain_refs(n.text, ctx_.edition.lang);
+    if (refs.empty()) {
+      out.push_back(std::move(n));
+      return;
+    }
+    std::size_t done = 0;
+    for (const auto& r : refs) {
+      SourceLoc at = n.loc;
+      at.col += static_cast<int>(r.begin);
+      if (r.begin > done) {
+        Node t(Kind::Text, n.loc);
+        t.loc.col += static_cast<int>(done);
+        t.text = n.text.substr(done, r.begin - done);
+        out.push_back(std::move(t));
+      }
+      std::string written = n.text.substr(r.begin, r.end - r.begin);
+      const Target* t = ctx_.targets.by_number(ctx_.edition.id, r.kind, r.number);
+      if (!t) {
+        report_dangling(r, written, at);
+        Node keep(Kind::Text, at);
+        keep.text = written;
+        out.push_back(std::move(keep));
+      } else {
+        Node ref(Kind::CrossRef, at);
+        ref.text = written;
+        ref.classes.emplace_back("plain");
+        Node shown(Kind::Text, at);
+        shown.text = written;
+        ref.children.push_back(std::move(shown));
+        link_to(ref, *t);
+        out.push_back(std::move(ref));
+      }
+      done = r.end;
+    }
+    if (done < n.text.size()) {
+      Node t(Kind::Text, n.loc);
+      t.loc.col += static_cast<int>(done);
+      t.text = n.text.substr(done);
+      out.push_back(std::move(t));
+    }
+  }
+
+  void report_dangling(const PlainRef& r, const std::string& written, const SourceLoc& at) {
+    int chapter = std::atoi(r.number.c_str());
+    if (!ctx_.chapters_in_build.count(chapter)) {
+      // Not wrong: the chapter is simply not part of this build (a partial book, the corpus).
+      if (ctx_.plain_policy != book::Policy::Ignore)
+        diags_.note(at, "`" + written + "` refers to chapter " + std::to_string(chapter) +
+                            ", which is not part of this build; left as text");
+      return;
+    }
+    std::string msg = "`" + written + "` names no " + std::string(target_kind_name(r.kind)) + " " + r.number +
+                      " (chapter " + std::to_string(chapter) + " has no such " + target_kind_name(r.kind) +
+                      ")";
+    if (ctx_.plain_policy == book::Policy::Error)
+      diags_.error(at, msg);
+    else if (ctx_.plain_policy == book::Policy::Warning)
+      diags_.warning(at, msg);
+  }
+
+  book::Chapter& c_;
+  const CrossRefContext& ctx_;
+  Diagnostics& diags_;
+};
+
+}  // namespace
+
+void resolve_crossrefs(book::Chapter& chapter, const CrossRefContext& ctx, Diagnostics& diags) {
+  Resolver(chapter, ctx, diags).run();
+}
+
+}  // namespace bb::filters

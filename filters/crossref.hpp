@@ -1,0 +1,34 @@
+// Cross-references: `@fig:x` / `[@fig:x]` citations and hand-written references in the prose
+// ("图 4-5", "第 4.8.3 节", "Figure 4-5", "Section 4.8.3", "рис. 4-5", "第 6 章"), resolved against the
+// global target table and turned into links every writer can follow.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "book/book.hpp"
+#include "book/config.hpp"
+#include "diag/diagnostics.hpp"
+#include "filters/targets.hpp"
+
+namespace bb::filters {
+
+struct CrossRefContext {
+  const book::Edition& edition;
+  const TargetTable& targets;
+  std::set<int> chapters_in_build;  // chapter numbers present in this edition
+  book::Policy plain_policy = book::Policy::Error;
+};
+
+void resolve_crossrefs(book::Chapter& chapter, const CrossRefContext& ctx, Diagnostics& diags);
+
+// One hand-written reference found in a piece of text: the byte range [begin, end) to turn into a
+// link and the target it names. Exposed for tests.
+struct PlainRef {
+  std::size_t begin = 0, end = 0;
+  TargetKind kind = TargetKind::Figure;
+  std::string number;
+};
+std::vector<PlainRef> find_plain_refs(std::string_view text, std::string_view lang);
+
+}  // namespace bb::filters

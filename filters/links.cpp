@@ -1,0 +1,138 @@
+// Link resolution between chapters and into the repository.
+#include "filters/links.hpp"
+
+#include <cstdio>
+#include <map>
+
+namespace bb::filters {
+
+namespace fs = std::filesystem;
+using doc::Kind;
+using doc::Node;
+
+std::string repository_commit(const fs::path& root) {
+  std::string cmd = "git -C '" + root.string() + "' rev-parse HEAD 2>/dev/null";
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[128];
+    while (fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out.size() == 40 ? out : "HEAD";
+}
+
+namespace {
+
+bool has_scheme(const std::string& url) {
+  auto colon = url.find(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  for (std::size_t i = 0; i < colon; ++i)
+    if (!std::isalnum(static_cast<unsigned char>(url[i])) && url[i] != '+' && url[i] != '-' && url[i] != '.')
+      return false;
+  return true;
+}
+
+std::string percent_decode(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+class LinkResolver {
+ public:
+  LinkResolver(book::Chapter& c, const LinkContext& ctx, Diagnostics& d) : c_(c), ctx_(ctx), diags_(d) {
+    for (const auto& ch : ctx.edition.chapters) chapter_of_[fs::weakly_canonical(ch.path)] = ch.key;
+  }
+
+  void run() { walk(c_.root); }
+
+ private:
+  void walk(Node& n) {
+    for (auto& c : n.caption) walk(c);
+    for (auto& c : n.children) walk(c);
+    if (n.kind == Kind::Link) link(n);
+  }
+
+  void link(Node& n) {
+    const std::string& url = n.url;
+    if (url.empty() || has_scheme(url) || url.starts_with("//")) return;
+    std::string path = url.substr(0, url.find('#'));
+    std::string frag = url.find('#') == std::string::npos ? "" : url.substr(url.find('#') + 1);
+    if (path.empty()) {
+      // `#label` within the chapter: an explicit label resolves to its stable id.
+      if (const Target* t = ctx_.targets.by_label(ctx_.edition.edition.id, frag)) {
+        n.set_attr("chapter", t->chapter);
+        n.set_attr("target", t->id);
+      }
+      return;
+    }
+    if (path.starts_with("/")) return;  // site-absolute: left to the site's own check
+    fs::path target = fs::weakly_canonical(c_.path.parent_path() / percent_decode(path));
+    if (auto it = chapter_of_.find(target); it != chapter_of_.end()) {
+      n.set_attr("chapter", it->second);
+      std::string id = it->second;
+      if (!frag.empty()) {
+        const Target* t = ctx_.targets.by_label(ctx_.edition.edition.id, frag);
+        id = t ? t->id : frag;
+      }
+      n.set_attr("target", id);
+      return;
+    }
+    fs::path rel = target.lexically_relative(ctx_.config.root);
+    bool outside = rel.empty() || rel.native().starts_with("..");
+    if (outside || !fs::exists(target)) {
+      std::string why = outside ? "points outside the book's repository" : "does not exist in the repository";
+      report(n, "link target `" + url + "` " + why);
+      unlink(n);
+      return;
+    }
+    if (ctx_.config.repository.empty()) {
+      report(n, "link to repository file `" + url + "` needs `repository` in book.toml to become a URL");
+      unlink(n);
+      return;
+    }
+    std::string repo = ctx_.config.repository;
+    while (!repo.empty() && repo.back() == '/') repo.pop_back();
+    n.url = repo + (fs::is_directory(target) ? "/tree/" : "/blob/") + ctx_.commit + "/" +
+            rel.generic_string() + (frag.empty() ? "" : "#" + frag);
+    n.set_attr("repository-path", rel.generic_string());
+  }
+
+  void report(const Node& n, const std::string& msg) {
+    switch (ctx_.config.repository_links) {
+      case book::Policy::Error: diags_.error(n.loc, msg); break;
+      case book::Policy::Warning: diags_.warning(n.loc, msg); break;
+      case book::Policy::Ignore: break;
+    }
+  }
+
+  // The text stays, the dead link goes: no output carries a link that leads nowhere.
+  static void unlink(Node& n) {
+    n.kind = Kind::Span;
+    n.classes.emplace_back("broken-link");
+    n.set_attr("href", n.url);
+    n.url.clear();
+  }
+
+  book::Chapter& c_;
+  const LinkContext& ctx_;
+  Diagnostics& diags_;
+  std::map<fs::path, std::string> chapter_of_;
+};
+
+}  // namespace
+
+void resolve_links(book::Chapter& chapter, const LinkContext& ctx, Diagnostics& diags) {
+  LinkResolver(chapter, ctx, diags).run();
+}
+
+}  // namespace bb::filters

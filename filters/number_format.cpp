@@ -1,0 +1,293 @@
+// Number formatting and reading in an edition's locale.
+#include "filters/number_format.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace bb::filters {
+
+namespace {
+
+struct UnitDef {
+  const char* name;
+  long double scale;
+  const char* ru;  // Russian word; nullptr: same as name
+};
+
+// Binary byte units are powers of two (IEC); decimal ones powers of ten (SI). Times are in seconds.
+const UnitDef kUnits[] = {
+    {"bytes", 1, "байт"},
+    {"KiB", 1024.0L, "КиБ"},
+    {"MiB", 1048576.0L, "МиБ"},
+    {"GiB", 1073741824.0L, "ГиБ"},
+    {"TiB", 1099511627776.0L, "ТиБ"},
+    {"KB", 1e3L, "КБ"},
+    {"MB", 1e6L, "МБ"},
+    {"GB", 1e9L, "ГБ"},
+    {"TB", 1e12L, "ТБ"},
+    {"PB", 1e15L, "ПБ"},
+    {"FLOPs", 1, nullptr},
+    {"KFLOPs", 1e3L, nullptr},
+    {"MFLOPs", 1e6L, nullptr},
+    {"GFLOPs", 1e9L, nullptr},
+    {"TFLOPs", 1e12L, nullptr},
+    {"PFLOPs", 1e15L, nullptr},
+    {"EFLOPs", 1e18L, nullptr},
+    {"FLOP/s", 1, nullptr},
+    {"GFLOP/s", 1e9L, nullptr},
+    {"TFLOP/s", 1e12L, nullptr},
+    {"PFLOP/s", 1e15L, nullptr},
+    {"B/s", 1, "Б/с"},
+    {"MB/s", 1e6L, "МБ/с"},
+    {"GB/s", 1e9L, "ГБ/с"},
+    {"TB/s", 1e12L, "ТБ/с"},
+    {"Gbit/s", 1.25e8L, "Гбит/с"},
+    {"tok/s", 1, "ток/с"},
+    {"s", 1, "с"},
+    {"ms", 1e-3L, "мс"},
+    {"μs", 1e-6L, "мкс"},
+    {"us", 1e-6L, "мкс"},
+    {"ns", 1e-9L, "нс"},
+    {"%", 0.01L, nullptr},
+    {"K", 1e3L, "тыс."},
+    {"M", 1e6L, "млн"},
+    {"B", 1e9L, "млрд"},
+};
+
+}  // namespace
+
+std::optional<Unit> find_unit(std::string_view word) {
+  for (const auto& u : kUnits) {
+    if (word == u.name || (u.ru && word == u.ru))
+      return Unit{std::string(u.name) == "us" ? "μs" : u.name, u.scale};
+  }
+  return std::nullopt;
+}
+
+std::string unit_word(const Unit& unit, std::string_view lang) {
+  if (lang.starts_with("ru")) {
+    for (const auto& u : kUnits)
+      if (unit.name == u.name && u.ru) return u.ru;
+  }
+  return unit.name;
+}
+
+std::optional<Format> parse_format(std::string_view spec, std::string& error) {
+  Format f;
+  std::vector<std::string> parts;
+  std::size_t pos = 0;
+  while (pos <= spec.size()) {
+    std::size_t next = spec.find(':', pos);
+    if (next == std::string_view::npos) next = spec.size();
+    std::string part(spec.substr(pos, next - pos));
+    while (!part.empty() && part.front() == ' ') part.erase(0, 1);
+    while (!part.empty() && part.back() == ' ') part.pop_back();
+    parts.push_back(part);
+    pos = next + 1;
+  }
+  if (parts.empty() || parts[0].empty()) return f;
+  if (parts.back() == "bare" && parts.size() > 1) {
+    f.bare = true;
+    parts.pop_back();
+  }
+  auto digits = [&](const std::string& s) -> std::optional<int> {
+    int v = -1;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < 0 || v > 15) return std::nullopt;
+    return v;
+  };
+  const std::string& head = parts[0];
+  if (parts.size() > 2) {
+    error = "too many `:` in format `" + std::string(spec) + "`";
+    return std::nullopt;
+  }
+  if (head == "int") {
+    f.style = Format::Style::Integer;
+    if (parts.size() > 1) {
+      error = "`int` takes no digits";
+      return std::nullopt;
+    }
+    return f;
+  }
+  if (head == "fixed" || head == "sig") {
+    f.style = head == "fixed" ? Format::Style::Fixed : Format::Style::Significant;
+    auto d = parts.size() > 1 ? digits(parts[1]) : std::nullopt;
+    if (!d || (f.style == Format::Style::Significant && *d == 0)) {
+      error = "`" + head + "` needs a number of digits, e.g. `" + head + ":2`";
+      return std::nullopt;
+    }
+    f.digits = *d;
+    return f;
+  }
+  auto unit = find_unit(head);
+  if (!unit) {
+    error = "unknown format or unit `" + head +
+            "` (formats: int, fixed:N, sig:N, or a unit such as GiB:2, TFLOPs:1, ms:3, %:1)";
+    return std::nullopt;
+  }
+  f.unit = unit;
+  f.style = Format::Style::Fixed;
+  f.digits = 0;
+  if (parts.size() > 1) {
+    if (parts[1].starts_with("sig")) {
+      auto d = digits(parts[1].substr(3));
+      if (!d || *d == 0) {
+        error = "bad significant digits `" + parts[1] + "`";
+        return std::nullopt;
+      }
+      f.style = Format::Style::Significant;
+      f.digits = *d;
+    } else if (auto d = digits(parts[1])) {
+      f.digits = *d;
+    } else {
+      error = "bad number of decimals `" + parts[1] + "` (expected 0 to 15)";
+      return std::nullopt;
+    }
+  }
+  return f;
+}
+
+std::string localize_decimal(std::string_view plain, const book::NumberLocale& locale) {
+  std::string sign;
+  if (!plain.empty() && plain.front() == '-') {
+    sign = "-";
+    plain.remove_prefix(1);
+  }
+  auto dot = plain.find('.');
+  std::string_view whole = plain.substr(0, dot);
+  std::string_view frac = dot == std::string_view::npos ? std::string_view{} : plain.substr(dot + 1);
+  std::string grouped;
+  if (static_cast<int>(whole.size()) >= locale.group_min_digits) {
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+      if (i > 0 && (whole.size() - i) % 3 == 0) grouped += locale.group;
+      grouped += whole[i];
+    }
+  } else {
+    grouped = std::string(whole);
+  }
+  std::string out = sign + grouped;
+  if (dot != std::string_view::npos) out += locale.decimal + std::string(frac);
+  return out;
+}
+
+namespace {
+
+// Exact decimal rendering of an integer divided by a power of ten, rounded half away from zero.
+std::string fixed_string(long double v, int decimals) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%.*Lf", decimals, v);
+  std::string s = buf;
+  if (s == "-0" || (s.starts_with("-0.") && s.find_first_not_of("-0.") == std::string::npos)) s.erase(0, 1);
+  return s;
+}
+
+std::string shortest(double v) {
+  char buf[64];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, p);
+  // Prose wants 0.0001 rather than 1e-04: expand exponents of modest size.
+  if (s.find('e') != std::string::npos && std::fabs(v) >= 1e-6 && std::fabs(v) < 1e21) {
+    auto [p2, ec2] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+    s.assign(buf, p2);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string format_number(const Number& n, const Format& f, const book::NumberLocale& locale,
+                          std::string_view lang) {
+  long double v = n.value();
+  if (f.unit) v /= f.unit->scale;
+  std::string plain;
+  switch (f.style) {
+    case Format::Style::Default: plain = n.is_integer ? std::to_string(n.integer) : shortest(n.real); break;
+    case Format::Style::Integer:
+      plain = n.is_integer && !f.unit ? std::to_string(n.integer) : fixed_string(v, 0);
+      break;
+    case Format::Style::Fixed: plain = fixed_string(v, f.digits); break;
+    case Format::Style::Significant: {
+      if (v == 0) {
+        plain = "0";
+        break;
+      }
+      int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(static_cast<double>(v)))));
+      int decimals = f.digits - 1 - magnitude;
+      if (decimals >= 0) {
+        plain = fixed_string(v, decimals);
+      } else {
+        long double p = std::pow(10.0L, -decimals);
+        plain = fixed_string(std::round(v / p) * p, 0);
+      }
+      break;
+    }
+  }
+  std::string out = localize_decimal(plain, locale);
+  if (f.unit && !f.bare) {
+    // Russian typography keeps number and unit together with a no-break space.
+    std::string space = lang.starts_with("ru") ? "\u00A0" : " ";
+    out += (f.unit->name == "%" && !lang.starts_with("ru") ? "" : space) + unit_word(*f.unit, lang);
+  }
+  return out;
+}
+
+std::optional<Literal> parse_literal(std::string_view text, const book::NumberLocale& locale) {
+  std::string digits;
+  std::size_t i = 0;
+  while (i < text.size() && text[i] == ' ') ++i;
+  if (i < text.size() && (text[i] == '-' || text.compare(i, 3, "−") == 0)) {
+    digits += '-';
+    i += text[i] == '-' ? 1 : 3;
+  }
+  int decimals = 0;
+  bool seen_digit = false, in_frac = false;
+  while (i < text.size()) {
+    char c = text[i];
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      digits += c;
+      seen_digit = true;
+      if (in_frac) ++decimals;
+      ++i;
+      continue;
+    }
+    if (!in_frac && text.compare(i, locale.decimal.size(), locale.decimal) == 0 &&
+        i + locale.decimal.size() < text.size() &&
+        std::isdigit(static_cast<unsigned char>(text[i + locale.decimal.size()]))) {
+      digits += '.';
+      in_frac = true;
+      i += locale.decimal.size();
+      continue;
+    }
+    // Group separators: the locale's, and the usual alternatives typed by hand.
+    bool sep = false;
+    for (std::string_view g :
+         {std::string_view(locale.group), std::string_view(","), std::string_view("\u202F"),
+          std::string_view("\u00A0"), std::string_view("\u2009")}) {
+      if (!in_frac && !g.empty() && g != locale.decimal && text.compare(i, g.size(), g) == 0 &&
+          i + g.size() < text.size() && std::isdigit(static_cast<unsigned char>(text[i + g.size()]))) {
+        i += g.size();
+        sep = true;
+        break;
+      }
+    }
+    if (!sep) break;
+  }
+  if (!seen_digit) return std::nullopt;
+  Literal lit;
+  lit.value = std::strtold(digits.c_str(), nullptr);
+  lit.decimals = decimals;
+  std::string_view rest = text.substr(i);
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  if (rest.starts_with("\u00A0") || rest.starts_with("\u202F"))
+    rest.remove_prefix(rest.starts_with("\u00A0") ? 2 : 3);
+  while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+  if (!rest.empty()) {
+    lit.unit = find_unit(rest);
+    if (!lit.unit) return std::nullopt;
+  }
+  return lit;
+}
+
+}  // namespace bb::filters

@@ -1,0 +1,349 @@
+// Numbering and stable ids. See docs/pipeline.md for the contract writers rely on.
+#include "filters/numbering.hpp"
+
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "writers/escape.hpp"
+
+namespace bb::filters {
+
+using doc::Kind;
+using doc::Node;
+
+std::string fill_label(const std::string& pattern, const std::string& number) {
+  std::string out = pattern;
+  auto at = out.find("{}");
+  if (at == std::string::npos) return out + " " + number;
+  out.replace(at, 2, number);
+  return out;
+}
+
+std::string leading_section_number(std::string_view text, std::size_t& strip) {
+  std::size_t i = 0;
+  auto digits = [&] {
+    std::size_t b = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    return i > b;
+  };
+  if (!digits()) return {};
+  bool dotted = false;
+  while (i + 1 < text.size() && text[i] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
+    ++i;
+    digits();
+    dotted = true;
+  }
+  if (!dotted || i >= text.size() || text[i] != ' ') return {};
+  std::string number(text.substr(0, i));
+  while (i < text.size() && text[i] == ' ') ++i;
+  strip = i;
+  return number;
+}
+
+namespace {
+
+std::vector<int> parts(const std::string& number, char sep) {
+  std::vector<int> out;
+  std::size_t pos = 0;
+  while (pos <= number.size()) {
+    std::size_t next = number.find(sep, pos);
+    if (next == std::string::npos) next = number.size();
+    out.push_back(std::atoi(number.substr(pos, next - pos).c_str()));
+    pos = next + 1;
+  }
+  return out;
+}
+
+std::string join(const std::vector<int>& p, char sep) {
+  std::string out;
+  for (std::size_t i = 0; i < p.size(); ++i) out += (i ? std::string(1, sep) : "") + std::to_string(p[i]);
+  return out;
+}
+
+std::string id_from_number(const std::string& prefix, const std::string& number) {
+  std::string id = prefix + "-";
+  for (char c : number) id += (c == '.' || c == '-') ? '-' : c;
+  return id;
+}
+
+// A numbered sequence in one chapter (figures, tables, …): automatic numbers `N-k`, or hand numbers
+// checked to be the chapter's and consecutive.
+class Sequence {
+ public:
+  Sequence(const char* what, int chapter) : what_(what), chapter_(chapter) {}
+
+  std::string next(const std::string* hand, const SourceLoc& loc, Diagnostics& diags) {
+    ++count_;
+    if (!hand) return std::to_string(chapter_) + "-" + std::to_string(count_);
+    auto p = parts(*hand, '-');
+    if (p.size() != 2) {
+      diags.error(loc, std::string(what_) + " number `" + *hand + "` should look like " +
+                           std::to_string(chapter_) + "-" + std::to_string(count_));
+      return *hand;
+    }
+    if (!seen_.insert({*hand, loc.line}).second) {
+      diags.error(loc, "duplicate " + std::string(what_) + " number " + *hand + " (also at line " +
+                           std::to_string(seen_[*hand]) + ")");
+    } else if (p[0] != chapter_) {
+      diags.error(loc, std::string(what_) + " " + *hand + " is in chapter " + std::to_string(chapter_) +
+                           "; its number should start with " + std::to_string(chapter_) + "-");
+    } else if (p[1] != last_ + 1) {
+      diags.error(loc, std::string(what_) + " " + *hand + " is out of order: expected " +
+                           std::to_string(chapter_) + "-" + std::to_string(last_ + 1));
+    }
+    last_ = p[1];
+    return *hand;
+  }
+
+ private:
+  const char* what_;
+  int chapter_;
+  int count_ = 0;
+  int last_ = 0;
+  std::map<std::string, int> seen_;
+};
+
+class Numberer {
+ public:
+  Numberer(const book::Edition& e, book::Chapter& c, TargetTable& t, Diagnostics& d)
+      : e_(e),
+        c_(c),
+        table_(t),
+        diags_(d),
+        figures_("figure", c.number),
+        tables_("table", c.number),
+        equations_("equation", c.number),
+        examples_("example", c.number),
+        experiments_("experiment", c.number) {}
+
+  void run() {
+    // Hand-numbered sections: the real book writes `## 4.1 …`; then headings without a number are
+    // unnumbered (`## 本章小结`) and nothing is numbered automatically.
+    for (const auto& b : c_.root.children) {
+      if (b.kind == Kind::Heading && (b.level == 2 || b.level == 3) && !b.children.empty() &&
+          b.children.front().kind == Kind::Text) {
+        std::size_t strip = 0;
+        if (!leading_section_number(b.children.front().text, strip).empty()) hand_sections_ = true;
+      }
+    }
+    blocks(c_.root.children);
+  }
+
+ private:
+  void blocks(std::vector<Node>& v) {
+    for (auto& b : v) {
+      switch (b.kind) {
+        case Kind::Heading: heading(b); break;
+        case Kind::Figure: figure(b); break;
+        case Kind::Table: table(b); break;
+        case Kind::DisplayMath: equation(b); break;
+        case Kind::Callout:
+          callout(b);
+          blocks(b.children);
+          break;
+        case Kind::Paragraph:
+          if (b.attr("kind")) callout(b);  // a bold-lead example paragraph
+          break;
+        case Kind::BlockQuote:
+        case Kind::ListItem:
+        case Kind::BulletList:
+        case Kind::OrderedList:
+        case Kind::FootnoteDef: blocks(b.children); break;
+        default: break;
+      }
+    }
+  }
+
+  // The explicit label a node carries (`{#fig:x}`), which becomes a label-table key; the element's
+  // id becomes the stable, number-based one.
+  static std::string take_label(Node& n) {
+    std::string label = n.id;
+    n.id.clear();
+    return label;
+  }
+
+  void add(TargetKind kind, Node& n, const std::string& label, const std::string& title) {
+    Target t{kind, e_.id, c_.key, n.id, n.number, title, n.loc};
+    table_.add(t, label, diags_);
+  }
+
+  void heading(Node& h) {
+    std::string label = take_label(h);
+    if (h.level == 1) {
+      // The chapter heading. Hand-written "第 4 章 …" / "Chapter 4 …" is stripped so that every edition
+      // shows the configured label.
+      h.id = c_.key;
+      if (c_.number > 0) {
+        h.number = std::to_string(c_.number);
+        strip_chapter_label(h);
+        h.set_attr("label", fill_label(e_.labels.chapter, h.number));
+      }
+      c_.title = (c_.number > 0 ? *h.attr("label") + " " : "") + doc::plain_text(h.children);
+      add(TargetKind::Chapter, h, label, doc::plain_text(h.children));
+      return;
+    }
+    ++headings_;
+    std::string number;
+    bool unnumbered = h.has_class("unnumbered") || c_.number == 0 || h.level > 3;
+    if (hand_sections_) {
+      std::size_t strip = 0;
+      if (!h.children.empty() && h.children.front().kind == Kind::Text)
+        number = leading_section_number(h.children.front().text, strip);
+      if (!number.empty()) {
+        check_section_order(number, h.loc);
+        h.children.front().text.erase(0, strip);
+      }
+    } else if (!unnumbered) {
+      if (h.level == 2) {
+        ++s2_;
+        s3_ = 0;
+        number = std::to_string(c_.number) + "." + std::to_string(s2_);
+      } else {
+        ++s3_;
+        number = std::to_string(c_.number) + "." + std::to_string(s2_) + "." + std::to_string(s3_);
+      }
+    }
+    h.number = number;
+    if (!number.empty())
+      h.id = id_from_number("sec", number);
+    else
+      h.id = label.empty() ? c_.key + "-h" + std::to_string(headings_) : writers::sanitize_id(label);
+    add(TargetKind::Section, h, label, doc::plain_text(h.children));
+  }
+
+  void strip_chapter_label(Node& h) {
+    if (h.children.empty() || h.children.front().kind != Kind::Text) return;
+    std::string& t = h.children.front().text;
+    for (const std::string& pattern :
+         {e_.labels.chapter, std::string("第 {} 章"), std::string("Chapter {}")}) {
+      std::string written = fill_label(pattern, std::to_string(c_.number));
+      for (const std::string& form : {written, [&] {
+                                        std::string tight = written;  // "第4章"
+                                        std::erase(tight, ' ');
+                                        return tight;
+                                      }()}) {
+        if (t.starts_with(form)) {
+          std::size_t n = form.size();
+          while (n < t.size() && (t[n] == ' ' || t[n] == ':' || t[n] == '.')) ++n;
+          if (t.compare(n, 3, "\u3000") == 0 || t.compare(n, 3, "：") == 0) n += 3;
+          t.erase(0, n);
+          return;
+        }
+      }
+    }
+  }
+
+  // Hand section numbers must belong to the chapter and follow each other: after 4.1.2 may come
+  // 4.1.3, 4.2 or (at level 3 only after a level-2) 4.1.2.1 — never a gap, repeat or step back.
+  void check_section_order(const std::string& number, const SourceLoc& loc) {
+    auto p = parts(number, '.');
+    if (p.front() != c_.number) {
+      diags_.error(loc, "section " + number + " is in chapter " + std::to_string(c_.number) +
+                            "; its number should start with " + std::to_string(c_.number) + ".");
+      return;
+    }
+    if (!seen_sections_.insert(number).second) {
+      diags_.error(loc, "duplicate section number " + number);
+      return;
+    }
+    std::vector<std::string> expected;
+    if (last_section_.empty()) {
+      expected.push_back(std::to_string(c_.number) + ".1");
+    } else {
+      for (std::size_t depth = 2; depth <= last_section_.size(); ++depth) {
+        std::vector<int> q(last_section_.begin(), last_section_.begin() + static_cast<long>(depth));
+        ++q.back();
+        expected.push_back(join(q, '.'));
+      }
+      std::vector<int> child = last_section_;
+      child.push_back(1);
+      expected.push_back(join(child, '.'));
+    }
+    bool ok = false;
+    for (const auto& x : expected) ok = ok || x == number;
+    if (!ok) {
+      std::string list;
+      for (const auto& x : expected) list += (list.empty() ? "" : ", ") + x;
+      diags_.error(loc,
+                   "section " + number + " is out of order after " +
+                       (last_section_.empty() ? std::string("the chapter start") : join(last_section_, '.')) +
+                       " (expected " + list + ")");
+    }
+    last_section_ = p;
+  }
+
+  void figure(Node& f) {
+    std::string label = take_label(f);
+    if (c_.number == 0) {
+      if (!label.empty()) f.id = writers::sanitize_id(label);
+      add(TargetKind::Figure, f, label, doc::plain_text(f.caption));
+      return;
+    }
+    f.number = figures_.next(f.attr("hand-number"), f.loc, diags_);
+    f.id = id_from_number("fig", f.number);
+    f.set_attr("label", fill_label(e_.labels.figure, f.number));
+    add(TargetKind::Figure, f, label, doc::plain_text(f.caption));
+  }
+
+  void table(Node& t) {
+    std::string label = take_label(t);
+    bool numbered = c_.number > 0 && (!t.caption.empty() || !label.empty() || t.attr("hand-number"));
+    if (numbered) {
+      t.number = tables_.next(t.attr("hand-number"), t.loc, diags_);
+      t.id = id_from_number("tbl", t.number);
+      t.set_attr("label", fill_label(e_.labels.table, t.number));
+    } else if (!label.empty()) {
+      t.id = writers::sanitize_id(label);
+    }
+    add(TargetKind::Table, t, label, doc::plain_text(t.caption));
+  }
+
+  void equation(Node& m) {
+    std::string label = take_label(m);
+    if (label.empty()) return;  // only labelled equations are numbered, as in pandoc-crossref
+    if (c_.number > 0) {
+      m.number = equations_.next(nullptr, m.loc, diags_);
+      m.id = id_from_number("eq", m.number);
+      m.set_attr("label", fill_label(e_.labels.equation, m.number));
+    } else {
+      m.id = writers::sanitize_id(label);
+    }
+    add(TargetKind::Equation, m, label, "");
+  }
+
+  void callout(Node& q) {
+    const std::string* kind = q.attr("kind");
+    if (!kind || (*kind != "example" && *kind != "experiment")) return;
+    std::string label = take_label(q);
+    const std::string* hand = q.attr("hand-number");
+    if (c_.number == 0 || (!hand && label.empty())) {
+      if (!label.empty()) q.id = writers::sanitize_id(label);
+      return;
+    }
+    bool example = *kind == "example";
+    q.number = (example ? examples_ : experiments_).next(hand, q.loc, diags_);
+    q.id = id_from_number(example ? "ex" : "exp", q.number);
+    q.set_attr("label", fill_label(example ? e_.labels.example : e_.labels.experiment, q.number));
+    add(example ? TargetKind::Example : TargetKind::Experiment, q, label, "");
+  }
+
+  const book::Edition& e_;
+  book::Chapter& c_;
+  TargetTable& table_;
+  Diagnostics& diags_;
+  bool hand_sections_ = false;
+  int s2_ = 0, s3_ = 0, headings_ = 0;
+  std::vector<int> last_section_;
+  std::set<std::string> seen_sections_;
+  Sequence figures_, tables_, equations_, examples_, experiments_;
+};
+
+}  // namespace
+
+void number_chapter(const book::Edition& edition, book::Chapter& chapter, TargetTable& table,
+                    Diagnostics& diags) {
+  Numberer(edition, chapter, table, diags).run();
+}
+
+}  // namespace bb::filters

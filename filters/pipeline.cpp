@@ -1,0 +1,56 @@
+// The filter pipeline. The target table is complete for all editions before any reference is
+// resolved, so a reference may point forwards, backwards or into another chapter.
+#include "filters/pipeline.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "filters/crossref.hpp"
+#include "filters/links.hpp"
+#include "filters/math_check.hpp"
+#include "filters/numbering.hpp"
+
+namespace bb::filters {
+
+Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options) {
+  Resolution r;
+  r.commit = repository_commit(book.config.root);
+  for (auto& eb : book.editions)
+    for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags);
+
+  for (auto& eb : book.editions) {
+    CrossRefContext xref{eb.edition, r.targets, {}, book.config.plain_references};
+    for (const auto& ch : eb.chapters) xref.chapters_in_build.insert(ch.number);
+    LinkContext links{book.config, eb, r.targets, r.commit};
+    for (auto& ch : eb.chapters) {
+      resolve_crossrefs(ch, xref, diags);
+      resolve_links(ch, links, diags);
+      resolve_calc_numbers(ch, eb.edition, options.evaluate, r.bindings, diags);
+      check_math(ch, diags);
+    }
+  }
+
+  // Translations should carry the same labels as the source edition, chapter by chapter, so that
+  // every reference has a counterpart in every language.
+  const book::EditionBook* source = book.edition(book.config.source_edition);
+  if (source) {
+    for (const auto& eb : book.editions) {
+      if (&eb == source) continue;
+      for (const auto& ch : eb.chapters) {
+        if (!source->chapter(ch.key)) continue;
+        auto want = r.targets.labels_of(source->edition.id, ch.key);
+        auto have = r.targets.labels_of(eb.edition.id, ch.key);
+        std::sort(want.begin(), want.end());
+        std::sort(have.begin(), have.end());
+        std::vector<std::string> missing;
+        std::set_difference(want.begin(), want.end(), have.begin(), have.end(), std::back_inserter(missing));
+        for (const auto& label : missing)
+          diags.warning({ch.path, 1, 1}, "label `" + label + "` of the " + source->edition.id +
+                                             " edition has no counterpart in this translation");
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace bb::filters
