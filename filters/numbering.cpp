@@ -273,6 +273,16 @@ class Numberer {
     last_section_ = p;
   }
 
+  // Where a hand number is written: the italic caption line when there is one.
+  static SourceLoc number_place(const Node& n) {
+    SourceLoc at = n.loc;
+    if (const std::string* line = n.attr("caption-line")) {
+      at.line = std::atoi(line->c_str());
+      at.col = 2;
+    }
+    return at;
+  }
+
   void figure(Node& f) {
     std::string label = take_label(f);
     if (c_.number == 0) {
@@ -280,7 +290,7 @@ class Numberer {
       add(TargetKind::Figure, f, label, doc::plain_text(f.caption));
       return;
     }
-    f.number = figures_.next(f.attr("hand-number"), f.loc, diags_);
+    f.number = figures_.next(f.attr("hand-number"), number_place(f), diags_);
     f.id = id_from_number("fig", f.number);
     f.set_attr("label", fill_label(e_.labels.figure, f.number));
     add(TargetKind::Figure, f, label, doc::plain_text(f.caption));
@@ -290,7 +300,7 @@ class Numberer {
     std::string label = take_label(t);
     bool numbered = c_.number > 0 && (!t.caption.empty() || !label.empty() || t.attr("hand-number"));
     if (numbered) {
-      t.number = tables_.next(t.attr("hand-number"), t.loc, diags_);
+      t.number = tables_.next(t.attr("hand-number"), number_place(t), diags_);
       t.id = id_from_number("tbl", t.number);
       t.set_attr("label", fill_label(e_.labels.table, t.number));
     } else if (!label.empty()) {

@@ -15,17 +15,30 @@ namespace bb::filters {
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options) {
   Resolution r;
   r.commit = repository_commit(book.config.root);
-  for (auto& eb : book.editions)
-    for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags);
+  {
+    Diagnostics::Scope scope(diags, "refs");
+    for (auto& eb : book.editions)
+      for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags);
+  }
 
   for (auto& eb : book.editions) {
     CrossRefContext xref{eb.edition, r.targets, {}, book.config.plain_references};
     for (const auto& ch : eb.chapters) xref.chapters_in_build.insert(ch.number);
     LinkContext links{book.config, eb, r.targets, r.commit};
     for (auto& ch : eb.chapters) {
-      resolve_crossrefs(ch, xref, diags);
-      resolve_links(ch, links, diags);
-      resolve_calc_numbers(ch, eb.edition, options.evaluate, r.bindings, diags);
+      {
+        Diagnostics::Scope scope(diags, "refs");
+        resolve_crossrefs(ch, xref, diags);
+      }
+      {
+        Diagnostics::Scope scope(diags, "links");
+        resolve_links(ch, links, diags);
+      }
+      {
+        Diagnostics::Scope scope(diags, "numbers");
+        resolve_calc_numbers(ch, eb.edition, options.evaluate, r.bindings, diags);
+      }
+      Diagnostics::Scope scope(diags, "math");
       check_math(ch, diags);
     }
   }
@@ -33,6 +46,7 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
   // Translations should carry the same labels as the source edition, chapter by chapter, so that
   // every reference has a counterpart in every language.
   const book::EditionBook* source = book.edition(book.config.source_edition);
+  Diagnostics::Scope scope(diags, "refs");
   if (source) {
     for (const auto& eb : book.editions) {
       if (&eb == source) continue;

@@ -1,11 +1,14 @@
-// `bookbuild check [what]`: parses the whole book and runs the checks that apply to it.
+// `bookbuild check [what]`: parses and resolves the whole book and runs the checks that apply.
+// Each check also runs alone: parse, refs, links, numbers, math.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <map>
 
+#include "check/numbers_check.hpp"
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
+#include "output/staging.hpp"
 
 namespace bb::cli {
 
@@ -15,6 +18,9 @@ struct CheckOptions {
   std::string what = "all";
   std::vector<std::string> editions;
   bool dump = false;
+  bool strict = false;
+  std::string format = "text";
+  std::string output;
 };
 
 // Counts of what the front end recognised, per chapter: a quick way to see that a manuscript was
@@ -33,6 +39,8 @@ void print_inventory(const book::Book& b, std::ostream& out) {
           case doc::Kind::FootnoteRef: ++n["footnote refs"]; break;
           case doc::Kind::Callout: ++n["callouts"]; break;
           case doc::Kind::Heading: ++n["headings"]; break;
+          case doc::Kind::CrossRef: ++n["references"]; break;
+          case doc::Kind::CalcNumber: ++n["computed numbers"]; break;
           default: break;
         }
       });
@@ -47,29 +55,61 @@ void print_inventory(const book::Book& b, std::ostream& out) {
   }
 }
 
+void print_numbers_summary(const filters::Resolution& r, const check::NumbersReport& report,
+                           std::ostream& out) {
+  int placeholders = 0, literals = 0, bad = 0;
+  for (const auto& b : r.bindings) {
+    (b.literal ? literals : placeholders)++;
+    if (!b.ok) ++bad;
+  }
+  out << "numbers: " << placeholders << " computed, " << literals << " bound literals, " << bad
+      << " mismatches, " << report.parity_errors << " translation differences\n";
+  std::map<std::pair<std::string, std::string>, int> per;
+  for (const auto& u : report.unbound) ++per[{u.edition, u.chapter}];
+  out << "numbers with units typed unchecked: " << report.unbound.size() << (per.empty() ? "\n" : "\n");
+  for (const auto& [k, n] : per) out << "  " << k.first << '/' << k.second << ": " << n << '\n';
+}
+
 }  // namespace
 
 void add_check_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<CheckOptions>();
   CLI::App* sub =
       app.add_subcommand("check", "Check the book: manuscripts parse, references resolve, numbers match");
-  sub->add_option("what", opt->what, "Which check: all (default), parse")
-      ->check(CLI::IsMember({"all", "parse"}));
+  sub->add_option("what", opt->what, "Which check: all (default), parse, refs, links, numbers, math")
+      ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math"}));
   sub->add_option("--edition", opt->editions, "Only these editions (repeatable)");
-  sub->add_flag("--dump", opt->dump, "Print the document tree of every chapter");
+  sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
+  sub->add_flag("--strict", opt->strict,
+                "numbers: a number with a unit that is not computed or bound is an error");
+  sub->add_option("--format", opt->format, "Report format: text (default) or json (numbers)")
+      ->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--output", opt->output, "Write the JSON report to this file instead of stdout");
   sub->callback([&ctx, opt] {
     BookSession s;
     if (s.load(ctx, opt->editions)) {
-      if (opt->dump) {
+      check::NumbersReport numbers;
+      if (opt->what == "all" || opt->what == "numbers")
+        numbers = check::check_numbers(*s.book, s.resolution, opt->strict, s.diags);
+      if (opt->what != "all") s.diags.keep_checks({opt->what});
+      if (opt->format == "json") {
+        std::string json = check::numbers_report_json(*s.book, s.resolution, numbers, s.diags);
+        if (opt->output.empty())
+          std::cout << json;
+        else
+          output::write_file_atomic(opt->output, json);
+      } else if (opt->dump) {
         for (const auto& e : s.book->editions)
           for (const auto& c : e.chapters)
             std::cout << "== " << e.edition.id << ' ' << c.key << '\n' << doc::dump(c.root);
       } else if (!ctx.global.quiet) {
-        print_inventory(*s.book, std::cout);
+        if (opt->what == "all" || opt->what == "parse") print_inventory(*s.book, std::cout);
+        if (opt->what == "all" || opt->what == "numbers")
+          print_numbers_summary(s.resolution, numbers, std::cout);
       }
     }
     ctx.exit_code = s.report(ctx);
-    if (ctx.exit_code == 0 && !ctx.global.quiet) std::cerr << "check: no problems found\n";
+    if (ctx.exit_code == 0 && !ctx.global.quiet) std::cerr << "check " << opt->what << ": no errors\n";
   });
 }
 

@@ -33,7 +33,15 @@ std::string display_path(const std::filesystem::path& p, const std::filesystem::
 
 void Diagnostics::add(Diagnostic d) {
   std::lock_guard lock(mutex_);
+  if (d.check == "parse") d.check = check_;
   items_.push_back(std::move(d));
+}
+
+void Diagnostics::keep_checks(const std::vector<std::string>& checks) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(items_, [&](const Diagnostic& d) {
+    return d.check != "parse" && std::find(checks.begin(), checks.end(), d.check) == checks.end();
+  });
 }
 
 void Diagnostics::error(SourceLoc loc, std::string message) {

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bb {
@@ -24,6 +25,7 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   SourceLoc loc;
   std::string message;
+  std::string check = "parse";  // which check found it: parse, refs, links, numbers, math, ...
 };
 
 // Collects diagnostics from every pass of a run. Thread-safe so that chapters can be processed in
@@ -34,6 +36,23 @@ class Diagnostics {
   void warning(SourceLoc loc, std::string message);
   void note(SourceLoc loc, std::string message);
   void add(Diagnostic d);
+
+  // Tags diagnostics added while the scope lives with the name of a check (`bookbuild check refs`
+  // shows only those). Not for concurrent use: passes that run in parallel keep the default tag.
+  class Scope {
+   public:
+    Scope(Diagnostics& d, std::string check) : d_(d), previous_(std::exchange(d.check_, std::move(check))) {}
+    ~Scope() { d_.check_ = std::move(previous_); }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Diagnostics& d_;
+    std::string previous_;
+  };
+
+  // Keeps only the diagnostics of the given checks (and parse problems, which affect everything).
+  void keep_checks(const std::vector<std::string>& checks);
 
   [[nodiscard]] bool has_errors() const;
   [[nodiscard]] std::size_t error_count() const;
@@ -49,6 +68,7 @@ class Diagnostics {
  private:
   mutable std::mutex mutex_;
   std::vector<Diagnostic> items_;
+  std::string check_ = "parse";
 };
 
 // Formats one diagnostic as `path:line:col: severity: message` (no source line).
