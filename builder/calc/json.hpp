@@ -1,0 +1,22 @@
+// The calc library's result documents: nlohmann::ordered_json trees (field order preserved), written
+// exactly as the reference tool writes them (Python json.dumps, indent 2, floats as repr).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace bb::calc {
+
+using Json = nlohmann::ordered_json;
+
+// json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False) + "\n".
+std::string dump_json(const Json& value);
+// One scalar as Python would print it inside JSON (42, 1e-05, true, null, "text").
+std::string dump_scalar(const Json& value);
+
+// Reads a JSON file; a missing file or a syntax error is a bb::calc::Error naming the path.
+Json read_json_file(const std::filesystem::path& path);
+
+}  // namespace bb::calc

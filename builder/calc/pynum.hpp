@@ -1,0 +1,42 @@
+// Numbers as the reference tool (Python) produces them: repr of floats, true division of integers,
+// exact rationals, and exact parsing of integers written as "7e10".
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "calc/checked_int.hpp"
+
+namespace bb::calc {
+
+// Python's repr(float): the shortest string that round-trips, in fixed notation when the decimal
+// exponent is in [-4, 16), otherwise d.ddde±XX. Non-finite values are an error (JSON cannot hold them).
+std::string py_repr(double v);
+
+// The correctly rounded double nearest to num/den (den != 0), as Python's int / int gives.
+double true_div(__int128 num, __int128 den);
+inline double true_div(Int a, Int b) {
+  return true_div(__int128{a.value()}, __int128{b.value()});
+}
+
+// An exact non-negative rational with 128-bit parts; every operation reduces and checks for overflow.
+// Used where the reference tool computes with fractions.Fraction.
+struct Rational {
+  __int128 num = 0;
+  __int128 den = 1;
+  static Rational of(Int v) { return {v.value(), 1}; }
+  static Rational of_double(double v);  // exact value of a finite double
+  double to_double() const { return true_div(num, den); }
+};
+Rational operator*(Rational a, Rational b);
+Rational operator/(Rational a, Rational b);
+bool operator<(Rational a, Rational b);
+Int ceil(Rational a);
+
+// Parses an exact integer: "8192", "7e10", "1.5e3", "8e10". Anything that is not an integer
+// (1.5, 1e-3), not finite, or out of 64-bit range is an error naming `what`.
+Int parse_exact_int(std::string_view text, std::string_view what);
+// Parses a finite double ("50e9", "0.8"); NaN/Inf and junk are errors naming `what`.
+double parse_finite_double(std::string_view text, std::string_view what);
+
+}  // namespace bb::calc
