@@ -53,6 +53,7 @@ struct Config {
   std::string repository;  // https://github.com/owner/name
   std::string rights;
   std::string source_edition;
+  std::filesystem::path calculations;  // the calc library's data folder (default <root>/calculations)
   std::vector<Edition> editions;
   Policy plain_references = Policy::Error;    // a hand-written "图 4-5" naming no target
   Policy repository_links = Policy::Warning;  // a link into the repository whose target is missing

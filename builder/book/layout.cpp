@@ -59,6 +59,7 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
   };
   Config cfg;
   cfg.root = root;
+  cfg.calculations = root / "calculations";
   for (const auto& k : known) {
     fs::path folder = root / k.folder;
     if (!fs::is_directory(folder)) continue;

@@ -11,7 +11,12 @@ bool BookSession::load(const Context& ctx, const std::vector<std::string>& editi
   auto config = book::load_config(ctx.global.book_dir, diags);
   if (!config) return false;
   book = book::load_book(std::move(*config), diags, editions);
-  auto evaluator = make_evaluator(book->config.root);
+  std::optional<filters::Evaluator> evaluator;
+  try {
+    evaluator = make_evaluator(book->config.calculations);
+  } catch (const std::exception& e) {
+    diags.error({book->config.calculations, 0, 0}, std::string("cannot load the calc data: ") + e.what());
+  }
   filters::ResolveOptions options;
   options.evaluate = evaluator ? &*evaluator : nullptr;
   resolution = filters::resolve(*book, diags, options);

@@ -8,7 +8,7 @@
 
 namespace bb::cli {
 
-// An evaluator over `<root>/calculations`, or nullopt when the book has no calculations folder.
-std::optional<filters::Evaluator> make_evaluator(const std::filesystem::path& root);
+// An evaluator over a calculations folder, or nullopt when the folder does not exist.
+std::optional<filters::Evaluator> make_evaluator(const std::filesystem::path& calculations);
 
 }  // namespace bb::cli

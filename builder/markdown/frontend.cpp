@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -908,15 +909,23 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
   if (fenced.unclosed_line > 0)
     diags.error({path, fenced.unclosed_line, 1}, "display math opened with `$$` is never closed");
 
-  cmark_gfm_core_extensions_ensure_registered();
-  ParserPtr parser(cmark_parser_new(CMARK_OPT_FOOTNOTES));
-  for (const char* name : {"table", "strikethrough", "autolink"}) {
-    if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name))
-      cmark_parser_attach_syntax_extension(parser.get(), ext);
+  NodePtr root;
+  {
+    // cmark-gfm keeps the extensions' special inline characters in a process-wide table that each
+    // parser edits when extensions are attached and when it finishes, so parsers must not overlap.
+    // Chapters still convert to the document tree in parallel.
+    static std::mutex cmark_mutex;
+    std::lock_guard lock(cmark_mutex);
+    cmark_gfm_core_extensions_ensure_registered();
+    ParserPtr parser(cmark_parser_new(CMARK_OPT_FOOTNOTES));
+    for (const char* name : {"table", "strikethrough", "autolink"}) {
+      if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name))
+        cmark_parser_attach_syntax_extension(parser.get(), ext);
+    }
+    cmark_parser_attach_syntax_extension(parser.get(), math_extension());
+    cmark_parser_feed(parser.get(), fenced.text.data(), fenced.text.size());
+    root.reset(cmark_parser_finish(parser.get()));
   }
-  cmark_parser_attach_syntax_extension(parser.get(), math_extension());
-  cmark_parser_feed(parser.get(), fenced.text.data(), fenced.text.size());
-  NodePtr root(cmark_parser_finish(parser.get()));
 
   Converter conv(path, diags, options);
   Node doc = conv.document(root.get());

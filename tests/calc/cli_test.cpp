@@ -16,7 +16,7 @@ struct CliRun {
   std::string out;
 };
 
-// Runs bookbuild-calc with the project's data; stderr is merged into the output.
+// Runs `bookbuild calc` with the project's data; stderr is merged into the output.
 CliRun run(const std::string& args) {
   std::string cmd =
       std::string(CALC_EXECUTABLE) + " calc --calculations " + calc_test::kDataDir + " " + args + " 2>&1";

@@ -67,6 +67,11 @@ TEST(Corpus, EveryChapterParsesAndCountsMatch) {
         if (n.kind == doc::Kind::DisplayMath) ++got.display_math;
         if (n.kind == doc::Kind::Table) ++got.tables;
         if (n.kind == doc::Kind::FootnoteRef) ++got.footnote_refs;
+        // A formula never swallows the text up to the next formula (a `$` inside math would mean the
+        // delimiters were paired wrongly, e.g. by concurrent parsers sharing cmark-gfm state).
+        if (n.kind == doc::Kind::InlineMath) {
+          EXPECT_EQ(n.text.find('$'), std::string::npos) << n.text;
+        }
       });
       SCOPED_TRACE(ch.path.string());
       EXPECT_GT(raw.figures, 0);
