@@ -197,7 +197,8 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   r.known_keys(doc, {"book", "policy", "edition"}, "book.toml");
 
   if (const auto* book = doc["book"].as_table()) {
-    r.known_keys(*book, {"title", "authors", "repository", "rights", "source-edition", "calculations"}, "[book]");
+    r.known_keys(*book, {"title", "authors", "repository", "rights", "source-edition", "calculations"},
+                 "[book]");
     cfg.calculations = (root / r.str(*book, "calculations", "calculations")).lexically_normal();
     cfg.title = r.str(*book, "title");
     cfg.authors = r.str_list(*book, "authors");

@@ -108,27 +108,28 @@ NumbersReport check_numbers(const book::Book& book, const filters::Resolution& r
   Diagnostics::Scope scope(diags, "numbers");
   NumbersReport report;
   // Parity: each translated chapter binds exactly the calc keys its source chapter binds.
-  std::map<std::pair<std::string, std::string>, std::multiset<std::string>> keys;
-  for (const auto& b : resolution.bindings) keys[{b.edition, b.chapter}].insert(b.expr);
+  // Where each key is first bound, per edition and chapter.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, SourceLoc>> keys;
+  for (const auto& b : resolution.bindings) keys[{b.edition, b.chapter}].try_emplace(b.expr, b.loc);
   const book::EditionBook* source = book.edition(book.config.source_edition);
   if (source) {
     for (const auto& eb : book.editions) {
       if (&eb == source) continue;
       for (const auto& ch : eb.chapters) {
         if (!source->chapter(ch.key)) continue;
-        std::set<std::string> want, have;
-        for (const auto& k : keys[{source->edition.id, ch.key}]) want.insert(k);
-        for (const auto& k : keys[{eb.edition.id, ch.key}]) have.insert(k);
-        for (const auto& k : want)
+        const auto& want = keys[{source->edition.id, ch.key}];
+        const auto& have = keys[{eb.edition.id, ch.key}];
+        for (const auto& [k, at] : want)
           if (!have.count(k)) {
             diags.error({ch.path, 1, 1}, "calc key `" + k + "` is bound in the " + source->edition.id +
-                                             " edition of this chapter but not in this translation");
+                                             " edition (" + at.path.filename().string() + ":" +
+                                             std::to_string(at.line) + ") but not in this translation");
             ++report.parity_errors;
           }
-        for (const auto& k : have)
+        for (const auto& [k, at] : have)
           if (!want.count(k)) {
-            diags.error({ch.path, 1, 1}, "calc key `" + k + "` is bound here but not in the " +
-                                             source->edition.id + " edition of this chapter");
+            diags.error(at, "calc key `" + k + "` is bound here but not in the " + source->edition.id +
+                                " edition of this chapter");
             ++report.parity_errors;
           }
       }

@@ -59,3 +59,44 @@ INSTANTIATE_TEST_SUITE_P(Books, CheckFixture, ::testing::ValuesIn(case_names()),
 
 }  // namespace
 }  // namespace bb
+
+namespace bb {
+namespace {
+
+// A change to a model config that alters a number in the text makes `check numbers` fail at the
+// bound literals, in every edition.
+TEST(CheckNumbers, StaleLiteralsAfterAConfigChangeFailInEveryEdition) {
+  namespace fs = std::filesystem;
+  fs::path tmp = fs::temp_directory_path() / ("bb-stale-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  fs::copy(test::fixtures() / "checks" / "numbers-ok", tmp / "book", fs::copy_options::recursive);
+  fs::copy(fs::path(BOOKBUILD_SOURCE_DIR) / "calculations", tmp / "calculations",
+           fs::copy_options::recursive);
+  std::string toml = test::read_file(tmp / "book" / "book.toml");
+  toml.replace(toml.find("../../../../calculations"), 24, "../calculations");
+  test::write_file(tmp / "book" / "book.toml", toml);
+
+  auto before = test::run_bookbuild("--book '" + (tmp / "book").string() + "' check numbers");
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+
+  fs::path config = tmp / "calculations" / "configs" / "models" / "qwen3-8b" / "config.json";
+  std::string json = test::read_file(config);
+  auto at = json.find("\"num_hidden_layers\": 36");
+  ASSERT_NE(at, std::string::npos);
+  json.replace(at, 23, "\"num_hidden_layers\": 40");
+  test::write_file(config, json);
+
+  auto after = test::run_bookbuild("--book '" + (tmp / "book").string() + "' check numbers");
+  EXPECT_EQ(after.exit_code, 1);
+  EXPECT_NE(after.err.find("manuscripts/01-数.md:4:35: error: number `133.59 TFLOPs` does not match"),
+            std::string::npos)
+      << after.err;
+  EXPECT_NE(after.err.find("book-ru/chapter1.md:4:47: error: number `133,59 TFLOPs` does not match"),
+            std::string::npos)
+      << after.err;
+  fs::remove_all(tmp);
+}
+
+}  // namespace
+}  // namespace bb
