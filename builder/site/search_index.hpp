@@ -20,7 +20,7 @@ struct SearchSection {
 
 struct SearchStats {
   std::size_t sections = 0;
-  std::size_t index_bytes = 0;      // all files of the index together
+  std::size_t index_bytes = 0;          // all files of the index together
   std::size_t largest_query_bytes = 0;  // the most a reader downloads for a typical one-token query
 };
 
