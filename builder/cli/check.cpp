@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli/book_session.hpp"
+#include "check/pdf_check.hpp"
 #include "cli/commands.hpp"
 
 namespace bb::cli {
@@ -53,14 +54,16 @@ void add_check_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<CheckOptions>();
   CLI::App* sub =
       app.add_subcommand("check", "Check the book: manuscripts parse, references resolve, numbers match");
-  sub->add_option("what", opt->what, "Which check: all (default), parse")
-      ->check(CLI::IsMember({"all", "parse"}));
+  sub->add_option("what", opt->what, "Which check: all (default), parse, pdf")
+      ->check(CLI::IsMember({"all", "parse", "pdf"}));
   sub->add_option("--edition", opt->editions, "Only these editions (repeatable)");
   sub->add_flag("--dump", opt->dump, "Print the document tree of every chapter");
   sub->callback([&ctx, opt] {
     BookSession s;
     if (s.load(ctx, opt->editions)) {
-      if (opt->dump) {
+      if (opt->what == "pdf") {
+        check::check_pdfs(*s.book, ctx.global.out_dir, s.diags, std::cout);
+      } else if (opt->dump) {
         for (const auto& e : s.book->editions)
           for (const auto& c : e.chapters)
             std::cout << "== " << e.edition.id << ' ' << c.key << '\n' << doc::dump(c.root);
