@@ -47,19 +47,18 @@ TexLog parse_tex_log(std::string_view text) {
       e.message = line.substr(2);
     }
     if (is_error) {
-      // The lines up to `l.NNN` are TeX's help and the input context.
-      for (std::size_t k = i + 1; k < lines.size() && k < i + 40; ++k) {
+      // TeX then prints help and the macro context (noise for a reader of the manuscript) and
+      // finally `l.NNN text`: where it stopped reading.
+      for (std::size_t k = i + 1; k < lines.size() && k < i + 60; ++k) {
         std::string next(lines[k]);
         std::smatch c;
         if (std::regex_match(next, c, context_line)) {
           if (e.line == 0) e.line = std::stoi(c[1]);
-          e.context = next;
+          e.context = next.size() > 200 ? next.substr(0, 200) + "…" : next;
           i = k;
           break;
         }
-        if (next.empty()) continue;
-        if (next.starts_with("See the ") || next.starts_with("Type  H <return>")) continue;
-        if (e.message.size() < 600) e.message += "\n" + next;
+        if (next.starts_with("! ") || std::regex_match(next, file_line)) break;
       }
       log.errors.push_back(std::move(e));
       continue;

@@ -11,7 +11,7 @@ namespace bb::latex {
 struct TexError {
   std::string file;     // as TeX printed it ("./book.tex", a package path), "" if unknown
   int line = 0;         // line in that file (from `file:line:` or `l.NNN`), 0 if unknown
-  std::string message;  // the `!` line (or the text after `file:line:`) and the help lines after it
+  std::string message;  // the `!` line, or the text after `file:line:`
   std::string context;  // the `l.NNN …` line: where TeX stopped reading
 };
 

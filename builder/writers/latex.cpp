@@ -6,6 +6,7 @@
 #include "writers/latex.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -22,27 +23,101 @@ std::string latex_key(std::string_view chapter, std::string_view id) {
   return latex_label(std::string(chapter) + ":" + sanitize_id(id));
 }
 
+namespace {
+
+// Decodes the UTF-8 sequence at s[i] (advancing i past it); invalid bytes decode as themselves.
+char32_t next_codepoint(std::string_view s, std::size_t& i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+  if (i + len > s.size()) len = 1;
+  char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+  for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  i += len;
+  return cp;
+}
+
+bool is_cjk(char32_t cp) {
+  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+         (cp >= 0xFF00 && cp <= 0xFFEF) || (cp >= 0x20000 && cp <= 0x3FFFF);
+}
+
+}  // namespace
+
 std::string latex_math(std::string_view tex) {
   std::string out;
+  // Per open brace: whether its group is text (the argument of \text, \mbox, \textbf, ...), where
+  // CJK is set by the text fonts. Outside text, a run of CJK is wrapped in \text{} because math
+  // fonts have no CJK (MathJax renders such characters as text too).
+  std::vector<bool> text_group;
+  bool after_text_command = false;
   std::size_t i = 0;
+  bool line_has_content = false;
+  std::size_t line_start = 0;
   while (i < tex.size()) {
-    std::size_t end = tex.find('\n', i);
-    std::string_view line = tex.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i);
-    i = end == std::string_view::npos ? tex.size() : end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    if (!out.empty()) out += '\n';
-    for (std::size_t k = 0; k < line.size(); ++k) {
-      char c = line[k];
-      if (c == '\\' && k + 1 < line.size()) {
-        out += c;
-        out += line[++k];
-      } else if (c == '%') {
-        out += "\\%";
-      } else {
-        out += c;
-      }
+    char c = tex[i];
+    if (c == '\n') {
+      // A blank line inside math is a paragraph end: a TeX error.
+      if (line_has_content) out += '\n';
+      else out.resize(line_start);
+      line_start = out.size();
+      line_has_content = false;
+      ++i;
+      continue;
     }
+    if (c != ' ' && c != '\t' && c != '\r') line_has_content = true;
+    if (c == '\\' && i + 1 < tex.size()) {
+      std::size_t j = i + 1;
+      while (j < tex.size() && std::isalpha(static_cast<unsigned char>(tex[j]))) ++j;
+      if (j == i + 1) j = i + 2;  // a control symbol: \$, \%, \{, \\ ...
+      std::string_view name = tex.substr(i + 1, j - i - 1);
+      out.append(tex.substr(i, j - i));
+      after_text_command = name.starts_with("text") || name == "mbox" || name == "hbox";
+      i = j;
+      continue;
+    }
+    bool in_text = !text_group.empty() && text_group.back();
+    if (c == '{') {
+      text_group.push_back(in_text || after_text_command);
+      after_text_command = false;
+      out += c;
+      ++i;
+      continue;
+    }
+    if (c != ' ') after_text_command = false;
+    if (c == '}') {
+      if (!text_group.empty()) text_group.pop_back();
+      out += c;
+      ++i;
+      continue;
+    }
+    if (c == '%' || c == '$') {
+      // `%` would start a TeX comment and swallow the closing delimiter; a bare `$` would end the
+      // math early. Neither can be meant as TeX inside a formula.
+      out += '\\';
+      out += c;
+      ++i;
+      continue;
+    }
+    std::size_t k = i;
+    char32_t cp = next_codepoint(tex, k);
+    if (!in_text && is_cjk(cp)) {
+      std::size_t end = k;
+      while (end < tex.size()) {
+        std::size_t probe = end;
+        if (!is_cjk(next_codepoint(tex, probe))) break;
+        end = probe;
+      }
+      out += "\\text{";
+      out.append(tex.substr(i, end - i));
+      out += "}";
+      i = end;
+      continue;
+    }
+    out.append(tex.substr(i, k - i));
+    i = k;
   }
+  if (!line_has_content) out.resize(line_start);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 
@@ -76,6 +151,34 @@ double display_width(std::string_view s) {
   }
   return w;
 }
+
+// The widest unbreakable run of a cell: a Latin word; CJK text breaks between any two characters.
+double longest_word(std::string_view s) {
+  double best = 0, run = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == ' ') {
+      run = 0;
+    } else if (c < 0x80) {
+      run += 1;
+    } else {
+      std::size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
+      if (len == 2) {
+        run += 1;  // Latin-1, Greek, Cyrillic: part of a word
+      } else {
+        run = 0;
+        best = std::max(best, 2.0);
+      }
+      i += len - 1;
+    }
+    best = std::max(best, run);
+  }
+  return best;
+}
+
+// The text width in "Latin characters" (CJK characters count two): the 138 mm text block of
+// templates/latex/preamble.tex holds about 64 such units at the body sizes of every language.
+constexpr double kLineWidthChars = 64;
 
 std::string fill_pattern(const std::string& pattern, const std::string& number) {
   std::string out = pattern;
@@ -378,15 +481,24 @@ class LatexWriter {
     std::size_t cols = 0;
     for (const auto& row : n.children) cols = std::max(cols, row.children.size());
     if (cols == 0) return;
-    // Column widths: natural columns when the widest row fits the line, else paragraph columns in
-    // proportion to each column's widest cell (with a floor, so that no column becomes a sliver).
-    std::vector<double> widest(cols, 1);
+    // Column widths: natural columns when the widest row fits the line; else paragraph columns, each
+    // at least as wide as its longest unbreakable word, the rest of the line shared in proportion to
+    // how much more each column would like.
+    std::vector<double> natural(cols, 1), word(cols, 1);
     for (const auto& row : n.children)
-      for (std::size_t i = 0; i < row.children.size(); ++i)
-        widest[i] = std::max(widest[i], display_width(doc::plain_text(row.children[i].children)));
-    double total = 0;
-    for (double w : widest) total += w + 2;
-    bool wrap = total > 80;
+      for (std::size_t i = 0; i < row.children.size(); ++i) {
+        std::string t = doc::plain_text(row.children[i].children);
+        natural[i] = std::max(natural[i], display_width(t));
+        word[i] = std::max(word[i], longest_word(t));
+      }
+    const double line = kLineWidthChars;
+    double total = 0, min_total = 0, extra_total = 0;
+    for (std::size_t i = 0; i < cols; ++i) {
+      total += natural[i] + 2;
+      min_total += word[i] + 2;
+      extra_total += natural[i] - word[i];
+    }
+    bool wrap = total > line;
     std::string spec = "@{}";
     for (std::size_t i = 0; i < cols; ++i) {
       doc::Align a = i < n.aligns.size() ? n.aligns[i] : doc::Align::None;
@@ -394,11 +506,11 @@ class LatexWriter {
         spec += a == doc::Align::Right ? 'r' : a == doc::Align::Center ? 'c' : 'l';
         continue;
       }
-      double sum = 0;
-      for (double w : widest) sum += std::sqrt(w);
-      double share = std::max(std::sqrt(widest[i]) / sum, 0.5 / static_cast<double>(cols));
+      double width = word[i] + 2;
+      if (min_total < line && extra_total > 0) width += (line - min_total) * (natural[i] - word[i]) / extra_total;
+      double share = min_total < line ? width / line : (word[i] + 2) / min_total;
       char buf[32];
-      std::snprintf(buf, sizeof buf, "%.3f", share * 0.98);
+      std::snprintf(buf, sizeof buf, "%.3f", share);
       const char* align = a == doc::Align::Right    ? "\\raggedleft"
                           : a == doc::Align::Center ? "\\centering"
                                                     : "\\raggedright";

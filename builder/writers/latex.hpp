@@ -53,8 +53,9 @@ LatexChapter render_latex(const doc::Node& root, const LatexOptions& options = {
 std::string latex_key(std::string_view chapter, std::string_view id);
 
 // TeX math from the manuscript made safe to pass through: blank lines (a paragraph end inside math
-// is a TeX error) are dropped, and a bare `%` (a comment in TeX, which would swallow the closing
-// delimiter) is escaped. Everything else is passed through unchanged.
+// is a TeX error) are dropped; a bare `%` (a TeX comment, which would swallow the closing delimiter)
+// and a bare `$` are escaped; CJK outside \text{} is wrapped in \text{} (math fonts have none).
+// Everything else is passed through unchanged.
 std::string latex_math(std::string_view tex);
 
 // The manuscript place of output line `line`: the last mark at or before it (empty loc if none).
