@@ -186,12 +186,29 @@ std::string fill_pattern(const std::string& pattern, const std::string& number) 
   return out;
 }
 
-bool is_display_environment(std::string_view tex) {
+// The amsmath environment a display formula is written as ("align", "gather*", ...), or "" when it
+// is plain math for \[ \]. `aligned` and friends are not among them: they live inside math.
+std::string display_environment(std::string_view tex) {
   auto p = tex.find_first_not_of(" \t\n");
-  if (p == std::string_view::npos || !tex.substr(p).starts_with("\\begin{")) return false;
+  if (p == std::string_view::npos || !tex.substr(p).starts_with("\\begin{")) return "";
+  std::string_view rest = tex.substr(p + 7);
+  std::string_view name = rest.substr(0, rest.find('}'));
+  std::string_view base = name.ends_with("*") ? name.substr(0, name.size() - 1) : name;
   for (const char* env : {"align", "gather", "multline", "flalign", "alignat", "equation"})
-    if (tex.substr(p + 7).starts_with(env)) return true;
-  return false;
+    if (base == env) return std::string(name);
+  return "";
+}
+
+// A numbered environment typed in the manuscript is made unnumbered: LaTeX's equation counter is
+// not the book's numbering.
+std::string unnumbered(std::string tex, const std::string& env) {
+  if (env.ends_with("*")) return tex;
+  for (const std::string& cmd : {std::string("\\begin{"), std::string("\\end{")}) {
+    std::string from = cmd + env + "}", to = cmd + env + "*}";
+    for (auto at = tex.find(from); at != std::string::npos; at = tex.find(from, at + to.size()))
+      tex.replace(at, from.size(), to);
+  }
+  return tex;
 }
 
 class LatexWriter {
@@ -420,12 +437,19 @@ class LatexWriter {
 
   void display_math(const Node& n) {
     std::string tex = latex_math(n.text);
-    if (is_display_environment(tex)) {
-      out_ += tex + "\n\n";
+    if (std::string env = display_environment(tex); !env.empty()) {
+      if (!n.id.empty()) out_ += "\\phantomsection";
+      label(n);
+      out_ += unnumbered(tex, env) + "\n\n";
       return;
     }
-    out_ += "\\[\n" + tex;
-    if (!n.number.empty()) out_ += "\\tag{" + escape_latex(n.number) + "}";
+    if (n.number.empty()) {
+      if (!n.id.empty()) out_ += "\\phantomsection";
+      label(n);
+      out_ += "\\[\n" + tex + "\n\\]\n\n";
+      return;
+    }
+    out_ += "\\[\n" + tex + "\\tag{" + escape_latex(n.number) + "}";
     label(n);
     out_ += "\n\\]\n\n";
   }
@@ -440,8 +464,8 @@ class LatexWriter {
     return "";
   }
 
-  void caption(const Node& n, const std::string* pattern) {
-    out_ += "\\bbcaption{" + escape_latex(caption_label(n, pattern)) + "}{";
+  void caption(const Node& n, const std::string* pattern, const char* command = "\\bbcaption") {
+    out_ += std::string(command) + "{" + escape_latex(caption_label(n, pattern)) + "}{";
     ++argument_depth_;
     inlines(n.caption);
     --argument_depth_;
@@ -526,7 +550,7 @@ class LatexWriter {
     if (!n.caption.empty() || n.attr("hand-number") || n.attr("label")) {
       mark(n.caption.empty() ? n.loc : n.caption.front().loc);
       begin_deferral();
-      caption(n, opt_.labels ? &opt_.labels->table : nullptr);
+      caption(n, opt_.labels ? &opt_.labels->table : nullptr, "\\bbtablecaption");
       out_ += "\\\\\n";
       end_deferral();
     }
