@@ -88,7 +88,8 @@ PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnosti
     if (!page) continue;
     std::string t = utf8(page->text());
     if (t.find("\uFFFD") != std::string::npos && fffd_pages++ == 0) first_fffd = std::to_string(i + 1);
-    if (t.find("??") != std::string::npos && unresolved_pages++ == 0) first_unresolved = std::to_string(i + 1);
+    if (t.find("??") != std::string::npos && unresolved_pages++ == 0)
+      first_unresolved = std::to_string(i + 1);
     text += t;
     text += '\n';
   }

@@ -4,8 +4,8 @@
 #include <iostream>
 #include <map>
 
-#include "cli/book_session.hpp"
 #include "check/pdf_check.hpp"
+#include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 
 namespace bb::cli {

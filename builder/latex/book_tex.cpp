@@ -48,7 +48,8 @@ class FigureSet {
   // The path for \includegraphics (relative to book.tex), or "" when the figure cannot be printed.
   std::string add(const fs::path& chapter_dir, const doc::Node& image) {
     if (is_external(image.url)) {
-      diags_.warning(image.loc, "image `" + image.url + "` is not downloaded for print; the PDF shows its URL");
+      diags_.warning(image.loc,
+                     "image `" + image.url + "` is not downloaded for print; the PDF shows its URL");
       return "";
     }
     fs::path src = fs::weakly_canonical(chapter_dir / image.url);
@@ -101,7 +102,8 @@ RepositoryInfo repository_info(const book::Config& config) {
     ProcessOptions o;
     o.capture = true;
     o.timeout = std::chrono::seconds(20);
-    auto r = run_process({git->string(), "-C", config.root.string(), "rev-parse", "--show-toplevel", "HEAD"}, o);
+    auto r =
+        run_process({git->string(), "-C", config.root.string(), "rev-parse", "--show-toplevel", "HEAD"}, o);
     auto nl = r.out.find('\n');
     if (r.exit_code == 0 && nl != std::string::npos) {
       info.toplevel = r.out.substr(0, nl);
@@ -164,7 +166,8 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
       // Anything else in the repository is linked on the repository's web page, at this commit.
       fs::path rel = target.lexically_relative(repo.toplevel);
       if (repo.url.empty() || rel.empty() || rel.native().starts_with("..")) return {};
-      return {"", repo.url + "/blob/" + repo.commit + "/" + rel.generic_string() + (frag.empty() ? "" : "#" + frag)};
+      return {"", repo.url + "/blob/" + repo.commit + "/" + rel.generic_string() +
+                      (frag.empty() ? "" : "#" + frag)};
     };
     auto chapter = writers::render_latex(c.root, o);
     body += "% --- " + c.key + ": " + fs::relative(c.path, book.config.root).generic_string() + "\n";
@@ -184,26 +187,26 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
   std::vector<std::string> escaped_authors;
   for (const auto& a : authors) escaped_authors.push_back(esc(a));
   static const std::string kBody = "\x01body\x01";
-  std::string tex = writers::fill_template(
-      writers::load_template("latex/book.tex"),
-      {{"generator", "bookbuild latex --edition " + e.id},
-       {"language", writers::load_template("latex/lang/" + family + ".tex")},
-       {"preamble", writers::load_template("latex/preamble.tex")},
-       {"title", esc(e.title.empty() ? book.config.title : e.title)},
-       {"subtitle", esc(e.subtitle)},
-       {"author", join(escaped_authors, ", ")},
-       {"rights", esc(book.config.rights)},
-       {"lang", e.lang},
-       {"body", kBody}},
-      "latex/book.tex");
+  std::string tex =
+      writers::fill_template(writers::load_template("latex/book.tex"),
+                             {{"generator", "bookbuild latex --edition " + e.id},
+                              {"language", writers::load_template("latex/lang/" + family + ".tex")},
+                              {"preamble", writers::load_template("latex/preamble.tex")},
+                              {"title", esc(e.title.empty() ? book.config.title : e.title)},
+                              {"subtitle", esc(e.subtitle)},
+                              {"author", join(escaped_authors, ", ")},
+                              {"rights", esc(book.config.rights)},
+                              {"lang", e.lang},
+                              {"body", kBody}},
+                             "latex/book.tex");
   auto at = tex.find(kBody);
   int offset = static_cast<int>(std::count(tex.begin(), tex.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
   tex.replace(at, kBody.size(), body);
   std::string srcmap;
   for (auto& m : body_marks) {
     m.line += offset;
-    srcmap += std::to_string(m.line) + "\t" + fs::relative(m.loc.path, book.config.root).generic_string() + ":" +
-              std::to_string(m.loc.line) + "\n";
+    srcmap += std::to_string(m.line) + "\t" + fs::relative(m.loc.path, book.config.root).generic_string() +
+              ":" + std::to_string(m.loc.line) + "\n";
   }
   result.marks = std::move(body_marks);
   output::write_file(result.tex, tex);

@@ -15,15 +15,15 @@ namespace bb::latex {
 inline constexpr const char* kTexName = "book.tex";
 
 struct LatexBook {
-  std::filesystem::path tex;                // <dir>/book.tex
+  std::filesystem::path tex;               // <dir>/book.tex
   std::vector<writers::SourceMark> marks;  // book.tex line → manuscript place
   std::size_t figures = 0;
 };
 
 // Where links into the repository point: `<repository>/blob/<commit>/<path>`.
 struct RepositoryInfo {
-  std::string url;                // from book.toml, "" when unknown (links become plain text)
-  std::string commit = "main";    // `git rev-parse HEAD` of the book, or "main"
+  std::string url;                 // from book.toml, "" when unknown (links become plain text)
+  std::string commit = "main";     // `git rev-parse HEAD` of the book, or "main"
   std::filesystem::path toplevel;  // the repository's root folder (paths are relative to it)
 };
 RepositoryInfo repository_info(const book::Config& config);

@@ -13,7 +13,8 @@ namespace bb::latex {
 namespace fs = std::filesystem;
 
 std::optional<LatexBook> build_latex(const book::Book& book, const book::EditionBook& eb,
-                                     const RepositoryInfo& repo, const BuildOptions& options, Diagnostics& diags) {
+                                     const RepositoryInfo& repo, const BuildOptions& options,
+                                     Diagnostics& diags) {
   fs::path target = options.out / "latex" / eb.edition.id;
   output::StagedDir staged(target);
   std::size_t errors = diags.error_count();
@@ -31,8 +32,9 @@ std::optional<LatexBook> build_latex(const book::Book& book, const book::Edition
   return result;
 }
 
-std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBook& eb, const RepositoryInfo& repo,
-                                  const BuildOptions& options, Diagnostics& diags) {
+std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBook& eb,
+                                  const RepositoryInfo& repo, const BuildOptions& options,
+                                  Diagnostics& diags) {
   auto tex = build_latex(book, eb, repo, options, diags);
   if (!tex) return std::nullopt;
   TypesetOptions t;

@@ -78,8 +78,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     int r = poll(&p, 1, wait_ms);
     if (r > 0) {
       ssize_t n = read(fds[0], buf, sizeof buf);
-      if (n <= 0) open_pipe = false;
-      else if (options.capture) result.out.append(buf, static_cast<std::size_t>(n));
+      if (n <= 0)
+        open_pipe = false;
+      else if (options.capture)
+        result.out.append(buf, static_cast<std::size_t>(n));
     }
   }
   close(fds[0]);

@@ -17,9 +17,9 @@ struct ProcessResult {
 };
 
 struct ProcessOptions {
-  std::filesystem::path cwd;                        // working directory (default: the current one)
-  bool capture = false;                             // capture stdout, else discard it
-  std::chrono::seconds timeout{0};                  // 0: none
+  std::filesystem::path cwd;                             // working directory (default: the current one)
+  bool capture = false;                                  // capture stdout, else discard it
+  std::chrono::seconds timeout{0};                       // 0: none
   std::vector<std::pair<std::string, std::string>> env;  // added to the environment
 };
 

@@ -49,7 +49,8 @@ std::string svg_to_pdf(const std::filesystem::path& svg, const std::filesystem::
   std::unique_ptr<cairo_surface_t, SurfaceDestroy> surface(
       cairo_pdf_surface_create(pdf.c_str(), width * scale, height * scale));
   if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
-    return std::string("cannot create ") + pdf.string() + ": " + cairo_status_to_string(cairo_surface_status(surface.get()));
+    return std::string("cannot create ") + pdf.string() + ": " +
+           cairo_status_to_string(cairo_surface_status(surface.get()));
   std::unique_ptr<cairo_t, CairoDestroy> cr(cairo_create(surface.get()));
   cairo_scale(cr.get(), scale, scale);
   RsvgRectangle viewport{0, 0, width, height};

@@ -22,12 +22,15 @@ std::vector<std::string_view> split_lines(std::string_view s) {
   return lines;
 }
 
-bool contains(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
 
 }  // namespace
 
 TexLog parse_tex_log(std::string_view text) {
-  static const std::regex file_line(R"(^(\.?/?[^:\s][^:]*\.(?:tex|sty|cls|def|cfg|ltx|aux|toc)):(\d+): (.*)$)");
+  static const std::regex file_line(
+      R"(^(\.?/?[^:\s][^:]*\.(?:tex|sty|cls|def|cfg|ltx|aux|toc)):(\d+): (.*)$)");
   static const std::regex context_line(R"(^l\.(\d+) ?(.*)$)");
   static const std::regex undefined_ref(R"(Reference `([^']*)' on page \d+ undefined)");
   TexLog log;

@@ -43,7 +43,8 @@ fs::path require_xelatex() {
   if (xelatex.empty())
     throw FatalError(
         "xelatex not found: install TeX Live's XeLaTeX (Debian: scripts/install-deps.sh --test, or "
-        "apt-get install texlive-xetex texlive-lang-chinese texlive-lang-cyrillic fonts-noto-cjk fonts-noto-core), "
+        "apt-get install texlive-xetex texlive-lang-chinese texlive-lang-cyrillic fonts-noto-cjk "
+        "fonts-noto-core), "
         "or set BOOKBUILD_XELATEX",
         2);
   return xelatex;

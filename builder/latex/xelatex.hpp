@@ -14,7 +14,7 @@
 namespace bb::latex {
 
 struct TypesetOptions {
-  std::filesystem::path dir;                // holds book.tex; xelatex runs here
+  std::filesystem::path dir;               // holds book.tex; xelatex runs here
   std::vector<writers::SourceMark> marks;  // book.tex line → manuscript place
   std::filesystem::path book_root;         // for the diagnostics' `tex` notes
   int max_passes = 3;

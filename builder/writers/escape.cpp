@@ -58,7 +58,9 @@ void append_escaped_latex(std::string& out, std::string_view s) {
       case '^': out += "\\textasciicircum{}"; break;
       case '~': out += "\\textasciitilde{}"; break;
       case '`': out += "\\textasciigrave{}"; break;
-      case '"': out += "\\textquotedbl{}"; break;  // the TeX ligature would make it a closing quote
+      case '"':
+        out += "\\textquotedbl{}";
+        break;  // the TeX ligature would make it a closing quote
       // TeX ligatures would turn `--` into a dash and `<<` into a guillemet in some fonts.
       case '-':
       case '<':

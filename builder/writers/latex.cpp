@@ -28,7 +28,11 @@ namespace {
 // Decodes the UTF-8 sequence at s[i] (advancing i past it); invalid bytes decode as themselves.
 char32_t next_codepoint(std::string_view s, std::size_t& i) {
   unsigned char c = static_cast<unsigned char>(s[i]);
-  std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+  std::size_t len = c < 0x80             ? 1
+                    : (c & 0xE0) == 0xC0 ? 2
+                    : (c & 0xF0) == 0xE0 ? 3
+                    : (c & 0xF8) == 0xF0 ? 4
+                                         : 1;
   if (i + len > s.size()) len = 1;
   char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
   for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
@@ -57,8 +61,10 @@ std::string latex_math(std::string_view tex) {
     char c = tex[i];
     if (c == '\n') {
       // A blank line inside math is a paragraph end: a TeX error.
-      if (line_has_content) out += '\n';
-      else out.resize(line_start);
+      if (line_has_content)
+        out += '\n';
+      else
+        out.resize(line_start);
       line_start = out.size();
       line_has_content = false;
       ++i;
@@ -295,9 +301,7 @@ class LatexWriter {
       case Kind::DisplayMath: display_math(n); break;
       case Kind::FootnoteDef:
       case Kind::HtmlBlock: break;  // footnotes are typeset where referenced; raw HTML is not rendered
-      default:
-        inline_node(n);
-        out_ += "\n\n";
+      default: inline_node(n); out_ += "\n\n";
     }
   }
 
@@ -314,8 +318,8 @@ class LatexWriter {
   }
 
   void heading(const Node& n) {
-    static const char* commands[] = {"chapter", "section", "subsection", "subsubsection", "paragraph",
-                                     "subparagraph"};
+    static const char* commands[] = {"chapter",       "section",   "subsection",
+                                     "subsubsection", "paragraph", "subparagraph"};
     int level = std::clamp(n.level, 1, 6);
     std::string prefix = escape_latex(heading_prefix(n));
     // The TOC entry and bookmark: no footnotes or anchors; the bookmark is plain text.
@@ -323,8 +327,8 @@ class LatexWriter {
     std::string bookmark = prefix + escape_latex(doc::plain_text(n.children));
     begin_deferral();
     std::string shown = prefix + render_inlines(n.children, false);
-    out_ += "\\bb" + std::string(commands[level - 1]) + "{\\texorpdfstring{" + toc + "}{" + bookmark +
-            "}}{" + shown + "}";
+    out_ += "\\bb" + std::string(commands[level - 1]) + "{\\texorpdfstring{" + toc + "}{" + bookmark + "}}{" +
+            shown + "}";
     if (level == 1 && labels_.insert(latex_label(opt_.chapter)).second)
       out_ += "\\label{" + latex_label(opt_.chapter) + "}";
     label(n);
@@ -409,8 +413,8 @@ class LatexWriter {
     std::size_t start = 0;
     while (start < code.size() || start == 0) {
       std::size_t end = code.find('\n', start);
-      std::string_view l = std::string_view(code).substr(start, end == std::string::npos ? std::string::npos
-                                                                                         : end - start);
+      std::string_view l =
+          std::string_view(code).substr(start, end == std::string::npos ? std::string::npos : end - start);
       if (n.loc.line > 0) mark({n.loc.path, line, 1});
       int column = 0;
       for (char c : l) {
@@ -418,9 +422,7 @@ class LatexWriter {
           case '\\': out_ += "\\textbackslash{}"; break;
           case '{': out_ += "\\{"; break;
           case '}': out_ += "\\}"; break;
-          case '\t':
-            do {
-              out_ += ' ';
+          case '\t': do { out_ += ' ';
             } while (++column % 4 != 0);
             continue;
           default: out_ += c;
@@ -531,7 +533,8 @@ class LatexWriter {
         continue;
       }
       double width = word[i] + 2;
-      if (min_total < line && extra_total > 0) width += (line - min_total) * (natural[i] - word[i]) / extra_total;
+      if (min_total < line && extra_total > 0)
+        width += (line - min_total) * (natural[i] - word[i]) / extra_total;
       double share = min_total < line ? width / line : (word[i] + 2) / min_total;
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.3f", share);
@@ -555,7 +558,8 @@ class LatexWriter {
       end_deferral();
     }
     std::vector<const Node*> head, body;
-    for (const auto& row : n.children) (row.has_class("header") && body.empty() ? head : body).push_back(&row);
+    for (const auto& row : n.children)
+      (row.has_class("header") && body.empty() ? head : body).push_back(&row);
     auto rows = [&](const std::vector<const Node*>& rs, bool header) {
       for (const Node* row : rs) {
         mark(row->loc);

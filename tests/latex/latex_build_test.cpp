@@ -16,7 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path latex_fixtures() { return BOOKBUILD_LATEX_FIXTURES; }
+fs::path latex_fixtures() {
+  return BOOKBUILD_LATEX_FIXTURES;
+}
 
 TEST(TexLog, ReadsErrorsMissingCharactersAndUndefinedReferences) {
   auto log = parse_tex_log(test::read_file(latex_fixtures() / "error.log"));
@@ -34,14 +36,16 @@ TEST(TexLog, ReadsErrorsMissingCharactersAndUndefinedReferences) {
 }
 
 TEST(TexLog, ClassicBangErrorsUseTheContextLine) {
-  auto log = parse_tex_log("! LaTeX Error: File `x.sty' not found.\n\nType X to quit.\n\nl.12 \\usepackage{x}\n");
+  auto log =
+      parse_tex_log("! LaTeX Error: File `x.sty' not found.\n\nType X to quit.\n\nl.12 \\usepackage{x}\n");
   ASSERT_EQ(log.errors.size(), 1u);
   EXPECT_EQ(log.errors[0].line, 12);
   EXPECT_EQ(log.errors[0].message, "LaTeX Error: File `x.sty' not found.");
 }
 
 TEST(TexErrors, AreReportedAtTheManuscriptLine) {
-  std::vector<writers::SourceMark> marks = {{700, {"manuscripts/04.md", 1119, 1}}, {710, {"manuscripts/04.md", 1121, 1}},
+  std::vector<writers::SourceMark> marks = {{700, {"manuscripts/04.md", 1119, 1}},
+                                            {710, {"manuscripts/04.md", 1121, 1}},
                                             {715, {"manuscripts/04.md", 1125, 1}}};
   auto log = parse_tex_log(test::read_file(latex_fixtures() / "error.log"));
   Diagnostics d;

@@ -14,7 +14,9 @@ namespace fs = std::filesystem;
 using doc::Kind;
 using doc::Node;
 
-fs::path latex_fixtures() { return BOOKBUILD_LATEX_FIXTURES; }
+fs::path latex_fixtures() {
+  return BOOKBUILD_LATEX_FIXTURES;
+}
 
 const book::Labels& zh_labels() {
   static const book::Labels labels = book::default_labels("zh-Hans");
@@ -60,7 +62,9 @@ std::string render(const std::string& md) {
   return render_latex(root, fixture_options()).tex;
 }
 
-bool has(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+bool has(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
 
 TEST(LatexEscape, EverySpecialCharacterInText) {
   EXPECT_EQ(escape_latex("\\ { } $ & # ^ _ % ~"),
@@ -157,7 +161,8 @@ TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
   LatexOptions o = fixture_options();
   o.chapter = "ch04";
   std::string tex = render_latex(root, o).tex;
-  EXPECT_TRUE(has(tex, "\\bbchapter{\\texorpdfstring{第 4 章 加速器架构}{第 4 章 加速器架构}}{第 4 章 加速器架构}"))
+  EXPECT_TRUE(
+      has(tex, "\\bbchapter{\\texorpdfstring{第 4 章 加速器架构}{第 4 章 加速器架构}}{第 4 章 加速器架构}"))
       << tex;
   EXPECT_TRUE(has(tex, "\\label{ch04}\\label{ch04:ch04}")) << tex;
   EXPECT_TRUE(has(tex, "{4.2 加速器架构}\\label{ch04:sec-4-2}")) << tex;
@@ -176,7 +181,8 @@ TEST(LatexWriter, HandNumberedCaptionsUseTheEditionsWords) {
 }
 
 TEST(LatexWriter, FootnotesKeepTheHtmlNumbersAndWorkInsideBoxes) {
-  std::string tex = render("a[^x] b[^y] c[^x]\n\n> **例 1-1：x**\n>\n> d[^z]\n\n[^x]: X.\n\n[^y]: Y.\n\n[^z]: Z.\n");
+  std::string tex =
+      render("a[^x] b[^y] c[^x]\n\n> **例 1-1：x**\n>\n> d[^z]\n\n[^x]: X.\n\n[^y]: Y.\n\n[^z]: Z.\n");
   EXPECT_TRUE(has(tex, "\\footnote[1]{X.}")) << tex;
   EXPECT_TRUE(has(tex, "\\footnote[2]{Y.}")) << tex;
   EXPECT_TRUE(has(tex, "c\\bbfootref{1}")) << tex;
