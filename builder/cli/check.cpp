@@ -6,6 +6,7 @@
 #include <map>
 
 #include "check/numbers_check.hpp"
+#include "check/pdf_check.hpp"
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "output/staging.hpp"
@@ -76,8 +77,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<CheckOptions>();
   CLI::App* sub =
       app.add_subcommand("check", "Check the book: manuscripts parse, references resolve, numbers match");
-  sub->add_option("what", opt->what, "Which check: all (default), parse, refs, links, numbers, math")
-      ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math"}));
+  sub->add_option("what", opt->what, "Which check: all (default), parse, refs, links, numbers, math, pdf")
+      ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math", "pdf"}));
   sub->add_option("--edition", opt->editions, "Only these editions (repeatable)");
   sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
   sub->add_flag("--strict", opt->strict,
@@ -88,6 +89,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
   sub->callback([&ctx, opt] {
     BookSession s;
     if (s.load(ctx, opt->editions)) {
+      if (opt->what == "pdf" || (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {
+        Diagnostics::Scope scope(s.diags, "pdf");
+        check::check_pdfs(*s.book, ctx.global.out_dir, s.diags, std::cout);
+      }
       check::NumbersReport numbers;
       if (opt->what == "all" || opt->what == "numbers")
         numbers = check::check_numbers(*s.book, s.resolution, opt->strict, s.diags);
