@@ -7,6 +7,7 @@
 
 #include "check/numbers_check.hpp"
 #include "check/pdf_check.hpp"
+#include "check/site_check.hpp"
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "output/staging.hpp"
@@ -77,8 +78,9 @@ void add_check_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<CheckOptions>();
   CLI::App* sub =
       app.add_subcommand("check", "Check the book: manuscripts parse, references resolve, numbers match");
-  sub->add_option("what", opt->what, "Which check: all (default), parse, refs, links, numbers, math, pdf")
-      ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math", "pdf"}));
+  sub->add_option("what", opt->what,
+                  "Which check: all (default), parse, refs, links, numbers, math, site (the built site), pdf")
+      ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math", "site", "pdf"}));
   sub->add_option("--edition", opt->editions, "Only these editions (repeatable)");
   sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
   sub->add_flag("--strict", opt->strict,
@@ -89,9 +91,18 @@ void add_check_command(CLI::App& app, Context& ctx) {
   sub->callback([&ctx, opt] {
     BookSession s;
     if (s.load(ctx, opt->editions)) {
-      if (opt->what == "pdf" || (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {
+      if (opt->what == "pdf" ||
+          (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {
         Diagnostics::Scope scope(s.diags, "pdf");
         check::check_pdfs(*s.book, ctx.global.out_dir, s.diags, std::cout);
+      }
+      if (opt->what == "site" ||
+          (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "site"))) {
+        Diagnostics::Scope scope(s.diags, "site");
+        auto st = check::check_site(ctx.global.out_dir / "site", s.diags);
+        if (!ctx.global.quiet)
+          std::cout << "site: " << st.pages << " pages, " << st.links << " internal links, " << st.problems
+                    << " problems\n";
       }
       check::NumbersReport numbers;
       if (opt->what == "all" || opt->what == "numbers")
