@@ -74,7 +74,7 @@ void add_epub_command(CLI::App& app, Context& ctx) {
       if (!opt->cover.empty()) o.cover = std::filesystem::absolute(opt->cover);
       o.math = math_renderer();
       o.quiet = ctx.global.quiet;
-      epub::build_epubs(*s.book, o, s.diags);
+      epub::build_epubs(std::move(*s.book), o, s.diags);
     }
     ctx.exit_code = s.report(ctx);
   });

@@ -35,6 +35,20 @@ bool has_scheme(std::string_view url) {
   return true;
 }
 
+fs::path local_path(const fs::path& manuscript, std::string_view url) {
+  std::string decoded;
+  for (std::size_t i = 0; i < url.size(); ++i) {
+    if (url[i] == '%' && i + 2 < url.size() && std::isxdigit(static_cast<unsigned char>(url[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(url[i + 2]))) {
+      decoded += static_cast<char>(std::stoi(std::string(url.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      decoded += url[i];
+    }
+  }
+  return (manuscript.parent_path() / decoded).lexically_normal();
+}
+
 std::string xhtml_id(std::string_view id) {
   return writers::sanitize_id(id);
 }
@@ -138,8 +152,7 @@ class Rewriter {
       }
       return;
     }
-    std::error_code ec;
-    fs::path target = fs::weakly_canonical(self_.manuscript.parent_path() / file, ec);
+    fs::path target = local_path(self_.manuscript, file);
     if (const ChapterFile* c = a_.chapter_by_path(target)) {
       n.url = to_chapter(n, *c, fragment);
       return;
@@ -167,9 +180,7 @@ class Rewriter {
           n.loc, "image `" + n.url + "` is remote: an EPUB must carry its images; download it into the book");
       return;
     }
-    std::error_code ec;
-    fs::path target = fs::weakly_canonical(self_.manuscript.parent_path() / n.url, ec);
-    auto it = a_.images.find(target);
+    auto it = a_.images.find(local_path(self_.manuscript, n.url));
     if (it != a_.images.end()) n.url = it->second;  // else: reported when the images were prepared
   }
 

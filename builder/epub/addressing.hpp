@@ -45,6 +45,10 @@ std::string xhtml_id(std::string_view id);
 void rewrite_links(doc::Node& root, const ChapterFile& self, const Addressing& addressing,
                    Diagnostics& diags);
 
+// The file a relative URL in a manuscript names: percent-escapes decoded, `.` and `..` resolved
+// lexically (symbolic links inside the book are not followed, which keeps a build free of readlink).
+std::filesystem::path local_path(const std::filesystem::path& manuscript, std::string_view url);
+
 // Whether a URL names a scheme (https:, mailto:, ...) rather than a path.
 bool has_scheme(std::string_view url);
 

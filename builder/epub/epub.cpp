@@ -4,11 +4,13 @@
 #include "epub/epub.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "epub/addressing.hpp"
 #include "epub/package.hpp"
@@ -136,9 +138,23 @@ SourceInfo source_of(const book::Book& book, const EpubOptions& options) {
   return info;
 }
 
+// Runs f(0) ... f(n-1) on up to one thread per core.
+template <typename F>
+void parallel_for(std::size_t n, F&& f) {
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < n;) f(i);
+  };
+  std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), n);
+  std::vector<std::jthread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+}
+
+// `roots` are the edition's chapter trees, which the EPUB rewrites to its own addressing.
 std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionBook& eb,
-                                    const EpubOptions& options, const SourceInfo& source,
-                                    Diagnostics& diags) {
+                                    std::vector<Node> roots, const EpubOptions& options,
+                                    const SourceInfo& source, Diagnostics& diags) {
   const book::Edition& e = eb.edition;
   const fs::path folder = fs::weakly_canonical(book.config.root / e.folder);
   const Words words = words_for(e.lang);
@@ -149,12 +165,10 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
       normalize_repository_url(options.repository.empty() ? book.config.repository : options.repository);
   if (!repo.empty()) a.repository_blob = repo + "/blob/" + source.commit + "/";
 
-  // The EPUB's own copy of every chapter, with ids it can point at.
-  std::vector<Node> roots;
-  roots.reserve(eb.chapters.size());
-  for (const auto& c : eb.chapters) {
-    roots.push_back(c.root);
-    a.chapters.push_back({c.key, c.key + ".xhtml", fs::weakly_canonical(c.path), assign_ids(roots.back())});
+  // Ids the EPUB can point at.
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    const auto& c = eb.chapters[i];
+    a.chapters.push_back({c.key, c.key + ".xhtml", c.path.lexically_normal(), assign_ids(roots[i])});
   }
 
   // Figures: each image file once, prepared in parallel (PDFs rendered, or taken from the cache).
@@ -163,12 +177,12 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   for (std::size_t i = 0; i < roots.size(); ++i) {
     doc::walk(roots[i], [&](const Node& n) {
       if (n.kind != Kind::Image || n.url.empty() || is_remote(n.url)) return;
-      fs::path p = fs::weakly_canonical(a.chapters[i].manuscript.parent_path() / n.url);
+      fs::path p = local_path(a.chapters[i].manuscript, n.url);
       if (requested.insert(p).second) requests.push_back({p, n.loc});
     });
   }
   fs::path cover = find_cover(options, folder);
-  if (!cover.empty()) requests.push_back({fs::weakly_canonical(cover), {cover, 0, 0}});
+  if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}});
   figures::FigureCache cache(options.figure_cache);
   auto prepared = cache.prepare_all(requests, diags);
 
@@ -230,19 +244,25 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   package.spine.push_back("nav");
   nav.landmarks.push_back({"toc", words.contents, "nav.xhtml#toc"});
 
-  const std::string chapter_template = writers::load_template("epub/chapter.xhtml");
-  for (std::size_t i = 0; i < roots.size(); ++i) {
-    const book::Chapter& c = eb.chapters[i];
-    const ChapterFile& f = a.chapters[i];
-    bool mathml = false;
+  // The chapters are rendered in parallel; everything after is in reading order.
+  std::vector<std::string> contents(roots.size());
+  std::vector<char> has_mathml(roots.size(), 0);
+  parallel_for(roots.size(), [&](std::size_t i) {
     writers::HtmlOptions ho;
     ho.xhtml = true;
     ho.math = [&](const Node& n) {
       MathMarkup m = options.math(n, diags);
-      mathml = mathml || m.mathml;
+      if (m.mathml) has_mathml[i] = 1;
       return m.markup;
     };
-    std::string content = writers::render_html(roots[i], ho);
+    contents[i] = writers::render_html(roots[i], ho);
+  });
+  const std::string chapter_template = writers::load_template("epub/chapter.xhtml");
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    const book::Chapter& c = eb.chapters[i];
+    const ChapterFile& f = a.chapters[i];
+    bool mathml = has_mathml[i] != 0;
+    std::string content = std::move(contents[i]);
     files.push_back({std::string(kPackageDir) + f.href,
                      writers::fill_template(chapter_template,
                                             {{"lang", escape_xml(e.lang)},
@@ -303,7 +323,9 @@ std::string book_name(const book::Config& config) {
 
 std::vector<EpubFile> build_files(const book::Book& book, const book::EditionBook& edition,
                                   const EpubOptions& options, Diagnostics& diags) {
-  return build_edition(book, edition, options, source_of(book, options), diags);
+  std::vector<Node> roots;
+  for (const auto& c : edition.chapters) roots.push_back(c.root);
+  return build_edition(book, edition, std::move(roots), options, source_of(book, options), diags);
 }
 
 std::string zip_files(std::vector<EpubFile> files, std::time_t modified) {
@@ -312,12 +334,14 @@ std::string zip_files(std::vector<EpubFile> files, std::time_t modified) {
   return zip.finish(modified);
 }
 
-std::vector<fs::path> build_epubs(const book::Book& book, const EpubOptions& options, Diagnostics& diags) {
+std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, Diagnostics& diags) {
   const SourceInfo source = source_of(book, options);
   const std::string name = options.name.empty() ? book_name(book.config) : options.name;
   std::vector<std::pair<fs::path, std::string>> outputs;
-  for (const auto& eb : book.editions) {
-    auto files = build_edition(book, eb, options, source, diags);
+  for (auto& eb : book.editions) {
+    std::vector<Node> roots;
+    for (auto& c : eb.chapters) roots.push_back(std::move(c.root));
+    auto files = build_edition(book, eb, std::move(roots), options, source, diags);
     outputs.emplace_back(options.out / (name + "-" + eb.edition.id + ".epub"),
                          zip_files(std::move(files), source.time));
   }

@@ -21,6 +21,7 @@ struct MathMarkup {
   bool mathml = false;
 };
 // Renders an InlineMath or DisplayMath node; problems go to the diagnostics at the node's place.
+// Called from several threads at once (chapters are rendered in parallel).
 using MathRenderer = std::function<MathMarkup(const doc::Node& math, Diagnostics& diags)>;
 
 // The fallback renderer: the TeX source, escaped, between \( \) or \[ \] (no MathML).
@@ -57,7 +58,8 @@ std::string zip_files(std::vector<EpubFile> files, std::time_t modified);
 
 // Builds the EPUB of every loaded edition into options.out/<name>-<edition>.epub. Nothing is
 // written when there are errors; each file is replaced atomically. Returns the paths written.
-std::vector<std::filesystem::path> build_epubs(const book::Book& book, const EpubOptions& options,
+// The book is taken by value: its chapter trees are rewritten in place, not copied.
+std::vector<std::filesystem::path> build_epubs(book::Book book, const EpubOptions& options,
                                                Diagnostics& diags);
 
 }  // namespace bb::epub

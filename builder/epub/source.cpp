@@ -38,6 +38,29 @@ std::optional<std::time_t> parse_time(const std::string& s) {
   return static_cast<std::time_t>(std::stoll(s));
 }
 
+// A `.git` (folder, or file in a worktree) here or above: only then is git worth starting.
+bool inside_git(const fs::path& root) {
+  std::error_code ec;
+  for (fs::path p = root; !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / ".git", ec)) return true;
+    if (p == p.parent_path()) break;
+  }
+  return false;
+}
+
+std::time_t newest_mtime(const std::vector<fs::path>& files) {
+  std::time_t newest = 0;
+  for (const auto& f : files) {
+    std::error_code ec;
+    auto t = fs::last_write_time(f, ec);
+    if (ec) continue;
+    auto sys =
+        std::chrono::time_point_cast<std::chrono::system_clock::duration>(std::chrono::file_clock::to_sys(t));
+    newest = std::max(newest, std::chrono::system_clock::to_time_t(sys));
+  }
+  return newest;
+}
+
 }  // namespace
 
 std::optional<std::time_t> source_date_epoch() {
@@ -47,25 +70,28 @@ std::optional<std::time_t> source_date_epoch() {
 }
 
 SourceInfo source_info(const fs::path& root, const std::vector<fs::path>& files) {
-  SourceInfo info;
-  auto top = git(root, "rev-parse --show-toplevel");
-  info.repository = top ? fs::path(*top) : root;
-  auto head = top ? git(root, "rev-parse HEAD") : std::nullopt;
-  info.commit = head ? *head : "main";
-  if (auto t = source_date_epoch()) {
-    info.time = *t;
-  } else if (auto ct = head ? git(root, "log -1 --format=%ct") : std::nullopt; ct && parse_time(*ct)) {
-    info.time = *parse_time(*ct);
-  } else {
-    for (const auto& f : files) {
-      std::error_code ec;
-      auto t = fs::last_write_time(f, ec);
-      if (ec) continue;
-      auto sys = std::chrono::time_point_cast<std::chrono::system_clock::duration>(
-          std::chrono::file_clock::to_sys(t));
-      info.time = std::max(info.time, std::chrono::system_clock::to_time_t(sys));
-    }
+  // One git process for all three answers: the top level, HEAD, and HEAD's commit time.
+  std::optional<std::string> out;
+  if (inside_git(root))
+    out = git(root, "rev-parse --show-toplevel HEAD && git -C " + shell_quote(root.string()) +
+                        " log -1 --format=%ct");
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; out && start <= out->size();) {
+    std::size_t end = out->find('\n', start);
+    if (end == std::string::npos) end = out->size();
+    lines.push_back(out->substr(start, end - start));
+    start = end + 1;
   }
+  bool repo = lines.size() == 3;
+  SourceInfo info;
+  info.repository = repo ? fs::path(lines[0]) : root;
+  info.commit = repo ? lines[1] : "main";
+  if (auto t = source_date_epoch())
+    info.time = *t;
+  else if (repo && parse_time(lines[2]))
+    info.time = *parse_time(lines[2]);
+  else
+    info.time = newest_mtime(files);
   return info;
 }
 

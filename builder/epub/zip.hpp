@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <ctime>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,14 +25,20 @@ class ZipWriter {
 
   // Adds an entry; `compress` = deflate, else stored (as the EPUB's `mimetype` must be).
   void add(const std::string& name, std::string data, bool compress);
-  // Closes the archive and returns its bytes. Timestamps are `mtime` as an MS-DOS UTC date.
+  // Deflates the entries (in parallel), closes the archive and returns its bytes. Timestamps are
+  // `mtime` as an MS-DOS UTC date.
   std::string finish(std::time_t mtime);
 
  private:
+  struct Pending {
+    std::string name;
+    std::string data;
+    bool compress;
+  };
+  struct Precompressed;
   zip_source* source_ = nullptr;
   struct zip* archive_ = nullptr;
-  std::deque<std::string> data_;  // libzip reads the entry data only when the archive is closed
-  std::vector<std::uint64_t> indexes_;
+  std::vector<Pending> pending_;  // added to the archive, in order, by finish()
 };
 
 struct ZipEntryInfo {

@@ -1,22 +1,22 @@
-// Figure preparation: existence and Git LFS checks, PDF → PNG with Poppler, and the content-hash cache.
+// Figure preparation: existence and Git LFS checks, PDF → PNG with Poppler (pdf_render.cpp), and the
+// content-hash cache.
 #include "figures/figures.hpp"
 
+#include <dlfcn.h>
 #include <openssl/evp.h>
-#include <poppler-document.h>
-#include <poppler-global.h>
-#include <poppler-image.h>
-#include <poppler-page-renderer.h>
-#include <poppler-page.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
+
+#include "figures/pdf_render.h"
 
 namespace bb::figures {
 
@@ -38,41 +38,42 @@ std::string lower_extension(const fs::path& p) {
   return ext;
 }
 
-// Poppler prints syntax warnings of slightly broken PDFs to stderr; a figure that cannot be rendered
-// is reported as a diagnostic instead.
-void quiet_poppler() {
+// The renderer module (builder/figures/pdf_render.cpp), loaded on the first PDF that is not cached.
+// BOOKBUILD_PDF_MODULE overrides where it is looked for (an installed bookbuild, say).
+bookbuild_render_pdf_fn renderer(std::string& error) {
   static std::once_flag once;
-  std::call_once(once, [] { poppler::set_debug_error_function([](const std::string&, void*) {}, nullptr); });
+  static bookbuild_render_pdf_fn fn = nullptr;
+  static std::string load_error;
+  std::call_once(once, [] {
+    const char* env = std::getenv("BOOKBUILD_PDF_MODULE");
+    std::string path = env && *env ? env : BOOKBUILD_PDF_MODULE;
+    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!module) {
+      const char* e = dlerror();
+      load_error = "cannot load the PDF renderer " + path + ": " + (e ? e : "unknown error");
+      return;
+    }
+    fn = reinterpret_cast<bookbuild_render_pdf_fn>(dlsym(module, "bookbuild_render_pdf"));
+    if (!fn) load_error = "the PDF renderer " + path + " has no bookbuild_render_pdf";
+  });
+  error = load_error;
+  return fn;
 }
 
 // Renders the first page of a PDF to a PNG `width` pixels wide. Returns an error message, or "".
 std::string render_pdf(const std::string& pdf, const fs::path& png, int width) {
-  quiet_poppler();
-  std::unique_ptr<poppler::document> doc(
-      poppler::document::load_from_raw_data(pdf.data(), static_cast<int>(pdf.size())));
-  if (!doc || doc->is_locked()) return "cannot open the PDF";
-  if (doc->pages() < 1) return "the PDF has no pages";
-  std::unique_ptr<poppler::page> page(doc->create_page(0));
-  if (!page) return "cannot read the PDF's first page";
-  double points = page->page_rect(poppler::media_box).width();
-  if (page->orientation() == poppler::page::landscape || page->orientation() == poppler::page::seascape)
-    points = page->page_rect(poppler::media_box).height();
-  if (points <= 0) return "the PDF's first page has no width";
-  double dpi = width * 72.0 / points;
-  poppler::page_renderer renderer;
-  renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
-  renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
-  renderer.set_render_hint(poppler::page_renderer::text_hinting, true);
-  poppler::image image = renderer.render_page(page.get(), dpi, dpi);
-  if (!image.is_valid()) return "Poppler could not render the PDF";
+  std::string error;
+  bookbuild_render_pdf_fn render = renderer(error);
+  if (!render) return error;
   // Written aside and renamed, so that a concurrent build never reads half a PNG.
   static std::atomic<unsigned> counter{0};
   fs::path tmp = png.parent_path() / ("." + png.filename().string() + ".tmp-" + std::to_string(getpid()) +
                                       "-" + std::to_string(counter++));
-  if (!image.save(tmp.string(), "png")) {
+  char message[512] = "";
+  if (render(pdf.data(), pdf.size(), tmp.c_str(), width, message, sizeof message) != 0) {
     std::error_code ec;
     fs::remove(tmp, ec);
-    return "cannot write " + tmp.string();
+    return message;
   }
   std::error_code ec;
   fs::rename(tmp, png, ec);
