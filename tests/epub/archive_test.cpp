@@ -26,7 +26,14 @@ fs::path cache_dir() {
   return fs::temp_directory_path() / ("bb-epub-test-cache-" + std::to_string(::getpid()));
 }
 
-Built build(const std::string& edition, MathRenderer math = tex_as_text) {
+// The figure cache the builds of this file share, removed when the tests end.
+class CacheCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override { fs::remove_all(cache_dir()); }
+};
+const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new CacheCleanup);
+
+Built build(const std::string& edition, MathRenderer math = tex_as_text, fs::path cover = {}) {
   Diagnostics d;
   auto config = book::load_config(fixture_book(), d);
   EXPECT_TRUE(config);
@@ -35,6 +42,7 @@ Built build(const std::string& edition, MathRenderer math = tex_as_text) {
   o.figure_cache = cache_dir();
   o.modified = 1767323045;
   o.math = std::move(math);
+  o.cover = std::move(cover);
   auto files = build_files(b, b.editions.at(0), o, d);
   return {zip_files(std::move(files), *o.modified), d.all()};
 }
@@ -122,6 +130,21 @@ TEST(Archive, ChaptersWithMathMlDeclareIt) {
                "mathml");
   EXPECT_STREQ(manifest.find_child_by_attribute("item", "id", "c-preface").attribute("properties").value(),
                "");
+}
+
+TEST(Archive, CoverImageHasItsPropertyAndPage) {
+  auto built = build("en", tex_as_text, fs::path(BOOKBUILD_EPUB_FIXTURES) / "box.pdf");
+  auto zip = open(built.bytes);
+  pugi::xml_document opf;
+  ASSERT_TRUE(opf.load_string(zip.read("EPUB/package.opf")->c_str()));
+  auto manifest = opf.child("package").child("manifest");
+  auto cover = manifest.find_child_by_attribute("item", "properties", "cover-image");
+  ASSERT_TRUE(cover);
+  EXPECT_STREQ(cover.attribute("href").value(), "cover-image.png");
+  EXPECT_STREQ(opf.child("package").child("spine").first_child().attribute("idref").value(), "cover");
+  Diagnostics d;
+  check::check_epub_bytes(built.bytes, "cover.epub", d);
+  EXPECT_EQ(d.all().size(), 0u) << format_diagnostic(d.all().at(0));
 }
 
 TEST(Archive, CheckEpubFindsNoProblemInAWrittenEpub) {
