@@ -19,14 +19,17 @@ command -v pandoc >/dev/null || { echo "pandoc is not installed (scripts/install
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-# measure CMD...: prints "seconds kilobytes": wall time from the clock in nanoseconds (/usr/bin/time
-# rounds to 10 ms), peak resident memory from /usr/bin/time.
+# measure CMD...: prints "seconds kilobytes cpu-seconds": wall time from the clock in nanoseconds
+# (/usr/bin/time rounds it to 10 ms), peak resident memory and user+system CPU time from /usr/bin/time.
+# CPU time is printed too because wall time on a shared machine depends on the others' load.
 measure() {
   local start end
   start="$(date +%s%N)"
-  /usr/bin/time -f '%M' -o "$out/rss" "$@" >/dev/null 2>"$out/err" || { cat "$out/err"; exit 1; }
+  /usr/bin/time -f '%M %U %S' -o "$out/rss" "$@" >/dev/null 2>"$out/err" || { cat "$out/err"; exit 1; }
   end="$(date +%s%N)"
-  awk -v ns="$((end - start))" -v kb="$(tail -1 "$out/rss")" 'BEGIN { printf "%.4f %d\n", ns / 1e9, kb }'
+  read -r kb user sys < <(tail -1 "$out/rss")
+  awk -v ns="$((end - start))" -v kb="$kb" -v cpu="$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" \
+    'BEGIN { printf "%.4f %d %.2f\n", ns / 1e9, kb, cpu }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
@@ -36,7 +39,8 @@ mapfile -t editions < <("$bookbuild" --book "$book" check 2>/dev/null | awk '/^[
 echo "warming the figure cache"
 "$bookbuild" -q --book "$book" --out "$out/bb" epub --all --repository "$repository"
 
-printf '%-8s %12s %12s %8s   %12s %12s %8s\n' edition "bookbuild s" "pandoc s" ratio "bookbuild MB" "pandoc MB" ratio
+printf '%-8s %12s %12s %8s   %12s %12s %8s   %8s %8s %8s\n' edition "bookbuild s" "pandoc s" ratio \
+  "bookbuild MB" "pandoc MB" ratio "bb cpu" "pd cpu" ratio
 total_bb=0 total_pd=0
 for e in "${editions[@]}"; do
   # The same chapter files bookbuild reads: the corpus has the real book's layout (no book.toml).
@@ -50,20 +54,21 @@ for e in "${editions[@]}"; do
   mapfile -t files < <(cd "$folder" && ls | grep -E '^([0-9]+-.*|chapter[0-9]+|introduction|preface)\.md$' | sort -V)
   lang="$(awk -v e="$e" '$1 == e { gsub(/[():]/, "", $2); print $2 }' < <("$bookbuild" --book "$book" check 2>/dev/null))"
 
-  bb_t=() bb_m=() pd_t=() pd_m=()
+  bb_t=() bb_m=() bb_c=() pd_t=() pd_m=() pd_c=()
   for ((i = 0; i < runs; i++)); do
-    read -r t m < <(measure "$bookbuild" -q --book "$book" --out "$out/bb" epub --edition "$e" \
+    read -r t m c < <(measure "$bookbuild" -q --book "$book" --out "$out/bb" epub --edition "$e" \
       --repository "$repository")
-    bb_t+=("$t") bb_m+=("$m")
-    read -r t m < <(cd "$folder" && measure pandoc --from=markdown --to=epub3 --metadata title="$e" \
+    bb_t+=("$t") bb_m+=("$m") bb_c+=("$c")
+    read -r t m c < <(cd "$folder" && measure pandoc --from=markdown --to=epub3 --metadata title="$e" \
       --metadata lang="$lang" --resource-path=. -o "$out/pandoc-$e.epub" "${files[@]}")
-    pd_t+=("$t") pd_m+=("$m")
+    pd_t+=("$t") pd_m+=("$m") pd_c+=("$c")
   done
   bt="$(printf '%s\n' "${bb_t[@]}" | median)" bm="$(printf '%s\n' "${bb_m[@]}" | median)"
   pt="$(printf '%s\n' "${pd_t[@]}" | median)" pm="$(printf '%s\n' "${pd_m[@]}" | median)"
-  awk -v e="$e" -v bt="$bt" -v pt="$pt" -v bm="$bm" -v pm="$pm" 'BEGIN {
-    printf "%-8s %12.4f %12.4f %7.1fx   %12.1f %12.1f %7.1fx\n", e, bt, pt, pt / (bt > 0 ? bt : 0.001),
-           bm / 1024, pm / 1024, pm / bm }'
+  bc="$(printf '%s\n' "${bb_c[@]}" | median)" pc="$(printf '%s\n' "${pd_c[@]}" | median)"
+  awk -v e="$e" -v bt="$bt" -v pt="$pt" -v bm="$bm" -v pm="$pm" -v bc="$bc" -v pc="$pc" 'BEGIN {
+    printf "%-8s %12.4f %12.4f %7.1fx   %12.1f %12.1f %7.1fx   %8.2f %8.2f %7.1fx\n", e, bt, pt,
+           pt / (bt > 0 ? bt : 0.001), bm / 1024, pm / 1024, pm / bm, bc, pc, pc / (bc > 0 ? bc : 0.01) }'
   total_bb="$(awk -v a="$total_bb" -v b="$bt" 'BEGIN { print a + b }')"
   total_pd="$(awk -v a="$total_pd" -v b="$pt" 'BEGIN { print a + b }')"
 done
