@@ -13,6 +13,7 @@ target_link_libraries(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_EXTENSIONS_LIBR
 find_package(LibXml2 REQUIRED)
 # libzip: Debian's CMake package references tools from another package (zipcmp), so use pkg-config.
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+find_package(ZLIB REQUIRED)  # the EPUB writer deflates entries itself, in parallel
 find_package(pugixml REQUIRED)
 find_package(tomlplusplus REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
