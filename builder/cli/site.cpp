@@ -42,6 +42,7 @@ std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt,
   if (!session.load(ctx, opt.editions) || session.diags.has_errors()) return std::nullopt;
   site::SiteOptions so;
   so.live_reload = opt.serve;
+  so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
   auto files = site::render_site(*session.book, session.resolution, so, session.diags);
   if (session.diags.has_errors()) return std::nullopt;
   return files;

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "figures/figures.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
 #include "site/search_index.hpp"
@@ -229,23 +230,36 @@ class Renderer {
       if (chapter == c.key) return "#" + target;
       return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
     };
-    ho.link = [&](const std::string& url) { return url; };
-    // Images are copied beside the page under the same relative path as beside the manuscript.
+    // Images are shipped beside the page under the same relative path as beside the manuscript; a
+    // PDF figure becomes the PNG the figure cache rendered from it.
+    std::map<std::string, std::string> image_url;
+    std::vector<figures::Request> requests;
+    std::vector<const Node*> images;
     doc::walk(c.root, [&](const Node& n) {
       if (n.kind != Kind::Image || n.url.empty() || is_external(n.url)) return;
-      fs::path src = (source_dir / n.url).lexically_normal();
-      if (!fs::is_regular_file(src)) {
-        diags_.error(n.loc, "image `" + n.url + "` does not exist");
-        return;
-      }
-      fs::path rel = src.lexically_relative(edition_dir);
-      if (rel.empty() || rel.native().starts_with("..")) {
-        diags_.error(n.loc,
-                     "image `" + n.url + "` is outside the edition folder " + e.folder.generic_string());
-        return;
-      }
-      files_.copied[e.site_path + rel.generic_string()] = src;
+      requests.push_back({(source_dir / n.url).lexically_normal(), n.loc});
+      images.push_back(&n);
     });
+    figures::FigureCache cache(opt_.figure_cache.empty() ? fs::temp_directory_path() / "bookbuild-figures"
+                                                         : opt_.figure_cache);
+    auto prepared = cache.prepare_all(requests, diags_);
+    for (std::size_t k = 0; k < images.size(); ++k) {
+      if (!prepared[k]) continue;
+      fs::path rel = requests[k].source.lexically_relative(edition_dir);
+      if (rel.empty() || rel.native().starts_with("..")) {
+        diags_.error(images[k]->loc, "image `" + images[k]->url + "` is outside the edition folder " +
+                                         e.folder.generic_string());
+        continue;
+      }
+      rel.replace_extension(prepared[k]->extension);
+      files_.copied[e.site_path + rel.generic_string()] = prepared[k]->file;
+      fs::path url = fs::path(images[k]->url).replace_extension(prepared[k]->extension);
+      image_url[images[k]->url] = url.generic_string();
+    }
+    ho.link = [&](const std::string& url) {
+      auto it = image_url.find(url);
+      return it == image_url.end() ? url : it->second;
+    };
 
     std::string pager;
     if (i > 0) {

@@ -14,7 +14,8 @@
 namespace bb::site {
 
 struct SiteOptions {
-  bool live_reload = false;  // add the live-reload script (serve mode)
+  bool live_reload = false;                // add the live-reload script (serve mode)
+  std::filesystem::path figure_cache;      // PDF figures rendered to PNG, shared with the EPUB
 };
 
 // Every file of the site: generated content by relative path, and files copied from the book.
