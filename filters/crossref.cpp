@@ -135,9 +135,16 @@ std::vector<PlainRef> find_plain_refs(std::string_view s, std::string_view lang)
   std::vector<PlainRef> out;
   const auto& forms = forms_for(lang);
   bool latin = !lang.starts_with("zh");
+  // Most bytes cannot start a reference word: test the first byte before comparing whole words.
+  bool first_byte[256] = {};
+  for (const auto& f : forms) first_byte[static_cast<unsigned char>(f.prefix[0])] = true;
   std::size_t i = 0;
   while (i < s.size()) {
     bool matched = false;
+    if (!first_byte[static_cast<unsigned char>(s[i])]) {
+      ++i;
+      continue;
+    }
     for (const auto& f : forms) {
       if (s.compare(i, f.prefix.size(), f.prefix) != 0) continue;
       // Word boundary before Latin/Cyrillic words.

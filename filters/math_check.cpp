@@ -8,7 +8,7 @@ namespace bb::filters {
 void check_math(const book::Chapter& chapter, Diagnostics& diags) {
   doc::walk(chapter.root, [&](const doc::Node& n) {
     if (n.kind != doc::Kind::InlineMath && n.kind != doc::Kind::DisplayMath) return;
-    auto result = math::to_mathml(n.text, n.kind == doc::Kind::DisplayMath);
+    const auto& result = math::to_mathml_cached(n.text, n.kind == doc::Kind::DisplayMath);
     for (const auto& e : result.errors) {
       auto pos = math::position_in(n.text, e.offset);
       SourceLoc at = n.loc;

@@ -14,7 +14,7 @@ namespace bb::filters {
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options) {
   Resolution r;
-  r.commit = repository_commit(book.config.root);
+  r.commit = options.commit.empty() ? repository_commit(book.config.root) : options.commit;
   {
     Diagnostics::Scope scope(diags, "refs");
     for (auto& eb : book.editions)

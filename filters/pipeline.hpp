@@ -13,6 +13,7 @@ namespace bb::filters {
 
 struct ResolveOptions {
   const Evaluator* evaluate = nullptr;  // computed numbers; nullptr when the book has no calculations/
+  std::string commit;                   // pinned revision for repository links; looked up when empty
 };
 
 struct Resolution {

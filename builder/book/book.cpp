@@ -45,7 +45,46 @@ markdown::Options front_end_options(const Config& config) {
 
 }  // namespace
 
-Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only) {
+std::optional<ParseCache::Entry> ParseCache::find(const std::filesystem::path& path) const {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(path);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ParseCache::store(const std::filesystem::path& path, Entry entry) {
+  std::lock_guard lock(mutex_);
+  entries_[path] = std::move(entry);
+}
+
+void ParseCache::clear() {
+  std::lock_guard lock(mutex_);
+  entries_.clear();
+}
+
+namespace {
+
+doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags, const markdown::Options& options,
+                       ParseCache* cache) {
+  if (!cache) return markdown::parse_file(path, diags, options);
+  std::error_code ec;
+  auto mtime = std::filesystem::last_write_time(path, ec);
+  auto size = std::filesystem::file_size(path, ec);
+  if (auto hit = cache->find(path); hit && !ec && hit->mtime == mtime && hit->size == size) {
+    for (auto& d : hit->diags) diags.add(std::move(d));
+    return std::move(hit->root);
+  }
+  Diagnostics local;
+  ParseCache::Entry entry{mtime, size, markdown::parse_file(path, local, options), local.all()};
+  for (const auto& d : entry.diags) diags.add(d);
+  doc::Node root = entry.root;
+  if (!ec) cache->store(path, std::move(entry));
+  return root;
+}
+
+}  // namespace
+
+Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only, ParseCache* cache) {
   Book book;
   book.config = std::move(config);
   for (const auto& id : only) {
@@ -64,12 +103,12 @@ Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>
     book.editions.push_back(std::move(eb));
     for (const auto& entry : e.chapters) {
       auto path = book.config.root / e.folder / entry.file;
-      jobs.push_back(std::async(std::launch::async, [path, entry, &diags, &options] {
+      jobs.push_back(std::async(std::launch::async, [path, entry, &diags, &options, cache] {
         Chapter c;
         c.key = entry.key;
         c.number = entry.number;
         c.path = path;
-        c.root = markdown::parse_file(path, diags, options);
+        c.root = parse_cached(path, diags, options, cache);
         for (const auto& b : c.root.children) {
           if (b.kind == doc::Kind::Heading && b.level == 1) {
             c.title = doc::plain_text(b.children);

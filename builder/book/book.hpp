@@ -1,6 +1,9 @@
 // A loaded book: every edition's chapters parsed into document trees, in reading order.
 #pragma once
 
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +33,29 @@ struct Book {
   [[nodiscard]] const EditionBook* edition(std::string_view id) const;
 };
 
+// Parsed chapters kept between builds (`site --serve`): a file whose size and modification time are
+// unchanged is not parsed again; its tree and its diagnostics are reused.
+class ParseCache {
+ public:
+  struct Entry {
+    std::filesystem::file_time_type mtime;
+    std::uintmax_t size = 0;
+    doc::Node root;
+    std::vector<Diagnostic> diags;
+  };
+  std::optional<Entry> find(const std::filesystem::path& path) const;
+  void store(const std::filesystem::path& path, Entry entry);
+  void clear();
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::filesystem::path, Entry> entries_;
+};
+
 // Parses every chapter of the selected editions (all when `only` is empty). Unknown edition ids in
 // `only` are reported. Problems in the manuscripts go to `diags`; the book is returned regardless so
 // that one run reports everything.
-Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only = {});
+Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only = {},
+               ParseCache* cache = nullptr);
 
 }  // namespace bb::book

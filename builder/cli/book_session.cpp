@@ -7,19 +7,25 @@
 
 namespace bb::cli {
 
-bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions) {
+bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions, SessionCache* cache) {
   auto config = book::load_config(ctx.global.book_dir, diags);
   if (!config) return false;
-  book = book::load_book(std::move(*config), diags, editions);
-  std::optional<filters::Evaluator> evaluator;
-  try {
-    evaluator = make_evaluator(book->config.calculations);
-  } catch (const std::exception& e) {
-    diags.error({book->config.calculations, 0, 0}, std::string("cannot load the calc data: ") + e.what());
+  book = book::load_book(std::move(*config), diags, editions, cache ? &cache->parsed : nullptr);
+  std::optional<filters::Evaluator> local;
+  std::optional<filters::Evaluator>& evaluator = cache ? cache->evaluator : local;
+  if (!cache || !cache->evaluator_loaded) {
+    try {
+      evaluator = make_evaluator(book->config.calculations);
+      if (cache) cache->evaluator_loaded = true;
+    } catch (const std::exception& e) {
+      diags.error({book->config.calculations, 0, 0}, std::string("cannot load the calc data: ") + e.what());
+    }
   }
   filters::ResolveOptions options;
   options.evaluate = evaluator ? &*evaluator : nullptr;
+  if (cache) options.commit = cache->commit;
   resolution = filters::resolve(*book, diags, options);
+  if (cache) cache->commit = resolution.commit;
   return true;
 }
 

@@ -13,6 +13,19 @@
 
 namespace bb::cli {
 
+// What `site --serve` keeps from one build to the next: parsed chapters (by file time), the calc
+// engine with its computed scenarios, and the repository revision.
+struct SessionCache {
+  book::ParseCache parsed;
+  std::optional<filters::Evaluator> evaluator;
+  bool evaluator_loaded = false;
+  std::string commit;
+  void forget_calc() {
+    evaluator.reset();
+    evaluator_loaded = false;
+  }
+};
+
 struct BookSession {
   Diagnostics diags;
   std::optional<book::Book> book;
@@ -20,7 +33,7 @@ struct BookSession {
 
   // Loads the book at ctx.global.book_dir (only the given editions when non-empty) and resolves it:
   // numbering, references, links and computed numbers (see docs/pipeline.md).
-  bool load(const Context& ctx, const std::vector<std::string>& editions = {});
+  bool load(const Context& ctx, const std::vector<std::string>& editions = {}, SessionCache* cache = nullptr);
 
   // Prints diagnostics (paths relative to the book) and returns the exit code: 1 with errors.
   int report(const Context& ctx) const;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "cli/book_session.hpp"
@@ -38,12 +39,23 @@ void print_search_sizes(const site::SiteFiles& files) {
 }
 
 // One build of the site in memory: load, resolve, render. Diagnostics go to `session`.
-std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt, BookSession& session) {
-  if (!session.load(ctx, opt.editions) || session.diags.has_errors()) return std::nullopt;
+std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt, BookSession& session,
+                                     SessionCache* cache = nullptr) {
+  static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
+  auto t0 = std::chrono::steady_clock::now();
+  auto lap = [&](const char* what) {
+    if (!timings) return;
+    auto t = std::chrono::steady_clock::now();
+    std::cerr << "  " << what << ": " << std::chrono::duration<double, std::milli>(t - t0).count() << " ms\n";
+    t0 = t;
+  };
+  if (!session.load(ctx, opt.editions, cache) || session.diags.has_errors()) return std::nullopt;
+  lap("load and resolve");
   site::SiteOptions so;
   so.live_reload = opt.serve;
   so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
   auto files = site::render_site(*session.book, session.resolution, so, session.diags);
+  lap("render");
   if (session.diags.has_errors()) return std::nullopt;
   return files;
 }
@@ -55,7 +67,7 @@ std::string diagnostics_text(const BookSession& s, const Context& ctx) {
   return out.str();
 }
 
-int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files) {
+int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCache& cache) {
   const fs::path out = ctx.global.out_dir / "site";
   site::DevServer server(out, opt.host, opt.port);
   if (!server.start()) {
@@ -73,14 +85,28 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files) {
   watcher.add_tree(writers::data_dir() / "templates");
   watcher.add_tree(writers::data_dir() / "website");
 
+  const fs::path calculations = fs::weakly_canonical(ctx.global.book_dir / "calculations");
+  std::string last_warnings;
   std::signal(SIGINT, [](int) { g_stop = 1; });
   std::signal(SIGTERM, [](int) { g_stop = 1; });
   while (!g_stop) {
     auto changed = watcher.wait(std::chrono::milliseconds(250), std::chrono::milliseconds(10));
     if (changed.empty()) continue;
+    static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
+    auto epoch_ms = [] {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+    };
+    if (timings) std::cerr << "  change seen at " << epoch_ms() << '\n';
     auto t0 = std::chrono::steady_clock::now();
+    // Parsed chapters are reused unless their file changed; the configuration changes the vocabulary
+    // the front end uses, and the calc data the numbers, so those start afresh.
+    for (const auto& f : changed) {
+      if (f.filename() == "book.toml") cache.parsed.clear();
+      if (fs::weakly_canonical(f).native().starts_with(calculations.native())) cache.forget_calc();
+    }
     BookSession session;
-    auto next = build(ctx, opt, session);
+    auto next = build(ctx, opt, session, &cache);
     if (!next) {
       std::string text = diagnostics_text(session, ctx);
       std::cerr << text;
@@ -96,8 +122,13 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files) {
       std::cerr << "site: " << shown << " changed; rebuilt in " << ms << " ms, " << pages.size()
                 << " pages updated\n";
     }
-    session.diags.print(std::cerr, ctx.global.book_dir);  // warnings, if any
     server.reload(pages);
+    if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
+    // Warnings are shown again only when they change, so a long list does not bury each rebuild.
+    std::ostringstream warnings;
+    session.diags.print(warnings, ctx.global.book_dir);
+    if (warnings.str() != last_warnings) std::cerr << warnings.str();
+    last_warnings = warnings.str();
   }
   server.stop();
   return 0;
@@ -115,7 +146,8 @@ void add_site_command(CLI::App& app, Context& ctx) {
   sub->callback([&ctx, opt] {
     auto t0 = std::chrono::steady_clock::now();
     BookSession s;
-    auto files = build(ctx, *opt, s);
+    auto cache = std::make_shared<SessionCache>();  // serve: later builds reuse what this one parsed
+    auto files = build(ctx, *opt, s, opt->serve ? cache.get() : nullptr);
     if (files) {
       site::write_site(*files, ctx.global.out_dir / "site");
       if (!ctx.global.quiet) {
@@ -130,7 +162,7 @@ void add_site_command(CLI::App& app, Context& ctx) {
     }
     ctx.exit_code = s.report(ctx);
     if (ctx.exit_code != 0 || !opt->serve) return;
-    ctx.exit_code = serve(ctx, *opt, std::move(*files));
+    ctx.exit_code = serve(ctx, *opt, std::move(*files), *cache);
   });
 }
 

@@ -2,6 +2,9 @@
 // collecting an error (with its byte offset) for everything outside the subset.
 #include "math/mathml.hpp"
 
+#include <map>
+#include <mutex>
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -1008,6 +1011,19 @@ TexPosition position_in(std::string_view tex, std::size_t offset) {
   }
   p.column = offset - line_start;
   return p;
+}
+
+}  // namespace bb::math
+
+namespace bb::math {
+
+const MathResult& to_mathml_cached(const std::string& tex, bool display) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, bool>, MathResult> cache;
+  std::lock_guard lock(mutex);
+  auto [it, inserted] = cache.try_emplace({tex, display});
+  if (inserted) it->second = to_mathml(tex, display);
+  return it->second;  // std::map never moves its elements
 }
 
 }  // namespace bb::math

@@ -26,6 +26,10 @@ struct MathResult {
 // Converts one formula. `display` selects display="block" (a `$$` block) or display="inline".
 MathResult to_mathml(std::string_view tex, bool display);
 
+// The same, remembered for the life of the process (thread-safe): the formula check and every writer
+// convert the same formulas, and `site --serve` converts them again on every change.
+const MathResult& to_mathml_cached(const std::string& tex, bool display);
+
 // Where a byte offset inside the TeX falls, relative to the TeX's first byte, so that a caller who
 // knows where the formula starts in the manuscript can report `path:line:col`:
 //   line_delta == 0: the offset is on the formula's first line, `column` bytes after its start;

@@ -92,7 +92,8 @@ DevServer::DevServer(fs::path root, std::string host, int port)
             lock.unlock();
             return sink.write(hello.data(), hello.size());
           }
-          changed_.wait_for(lock, std::chrono::seconds(15), [&] { return version_ != seen || stopping_; });
+          // Wake at least every second: a write to a page that was closed fails and frees this thread.
+      changed_.wait_for(lock, std::chrono::seconds(1), [&] { return version_ != seen || stopping_; });
           if (stopping_) return false;
           std::string msg = ": keep-alive\n\n";
           if (version_ != seen) {

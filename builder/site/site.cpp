@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -225,7 +226,7 @@ class Renderer {
     const UiWords& w = ui(e.lang);
 
     writers::HtmlOptions ho;
-    ho.math = [](const Node& m) { return math::to_mathml(m.text, m.kind == Kind::DisplayMath).mathml; };
+    ho.math = [](const Node& m) { return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml; };
     ho.xref = [&](const std::string& chapter, const std::string& target) {
       if (chapter == c.key) return "#" + target;
       return chapter + ".html" + (target == chapter ? std::string() : "#" + target);

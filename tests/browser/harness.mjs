@@ -1,0 +1,70 @@
+// Shared by the browser tests: a bookbuild dev server on a copy of a book, and Debian's chromium.
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+export const SKIP = 77;  // CTest's SKIP_RETURN_CODE
+
+export function chromiumPath() {
+  return process.env.CHROMIUM || "/usr/bin/chromium";
+}
+
+// Copies the book to a temporary folder (the tests edit manuscripts) and serves it.
+export async function serveBook(bookbuild, book, port) {
+  const work = mkdtempSync(join(tmpdir(), "bb-browser-"));
+  const copy = join(work, "book");
+  cpSync(book, copy, { recursive: true });
+  const child = spawn(bookbuild, ["--book", copy, "--out", join(work, "out"), "site", "--serve", "--port", String(port)],
+                      { stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (d) => { log += d; });
+  const ready = new Promise((resolve, reject) => {
+    child.stderr.on("data", (d) => {
+      log += d;
+      if (log.includes("site: serving")) resolve();
+    });
+    child.on("exit", (code) => reject(new Error(`bookbuild exited with ${code}:\n${log}`)));
+    setTimeout(() => reject(new Error(`bookbuild did not start serving in 60 s:\n${log}`)), 60000);
+  });
+  await ready;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    book: copy,
+    log: () => log,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+// Flags from this machine's notes: no sandbox as root, and no background networking (the network is
+// closed; chromium would otherwise keep trying to reach Google's hosts).
+export async function launch() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync"],
+  });
+}
+
+let failures = 0;
+export async function test(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failures++;
+    console.log(`FAIL ${name}\n     ${e.stack || e}`);
+  }
+}
+export function failed() { return failures; }
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
