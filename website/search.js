@@ -134,16 +134,30 @@
 
   // ---- The index of one edition ----
 
+  // The files ending in .gz are gzipped by the builder. A server that sends them with
+  // Content-Encoding: gzip has already inflated them, so look at the bytes, not the name.
+  async function inflate(bytes) {
+    if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
   class SearchIndex {
-    // `base`: URL of the index folder, ending in "/"; `fetchText(url)`: a promise of the file's text.
-    constructor(base, fetchText) {
+    // `base`: URL of the index folder, ending in "/"; `fetchBytes(url)`: a promise of the file's
+    // bytes (Uint8Array or ArrayBuffer).
+    constructor(base, fetchBytes) {
       this.base = base;
-      this.fetchText = fetchText;
+      this.fetchBytes = fetchBytes;
       this.files = new Map();
     }
 
     file(name) {
-      if (!this.files.has(name)) this.files.set(name, this.fetchText(this.base + name));
+      if (!this.files.has(name)) {
+        const text = Promise.resolve(this.fetchBytes(this.base + name))
+          .then((b) => inflate(new Uint8Array(b)))
+          .then((b) => new TextDecoder().decode(b));
+        this.files.set(name, text);
+      }
       return this.files.get(name);
     }
 
@@ -164,7 +178,7 @@
 
     // Front-coded lines "<shared><rest>\t<postings>" → [[word, postings], …].
     async wordShard(k) {
-      const name = "w" + k + ".txt";
+      const name = "w" + k + ".txt.gz";
       const key = "parsed:" + name;
       if (!this.files.has(key)) {
         this.files.set(
@@ -190,7 +204,7 @@
     // Lines "<first char><unigram postings>(<second char><postings>)*" → Map first → Map second → postings
     // (second "" for the unigram).
     async cjkShard(k) {
-      const name = "c" + k + ".txt";
+      const name = "c" + k + ".txt.gz";
       const key = "parsed:" + name;
       if (!this.files.has(key)) {
         this.files.set(
@@ -287,7 +301,7 @@
         if (d.chunks[mid] <= s) lo = mid;
         else hi = mid - 1;
       }
-      const name = "t" + lo + ".json";
+      const name = "t" + lo + ".json.gz";
       const key = "parsed:" + name;
       if (!this.files.has(key)) this.files.set(key, this.file(name).then(JSON.parse));
       return (await this.files.get(key))[s - d.chunks[lo]];
@@ -462,7 +476,7 @@
     const index = new SearchIndex(base, (url) =>
       fetch(url).then((r) => {
         if (!r.ok) throw new Error(url + ": " + r.status);
-        return r.text();
+        return r.arrayBuffer();
       })
     );
     const msg = messages(document.documentElement.lang);

@@ -7,6 +7,7 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 #include <unicode/utf8.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <map>
@@ -123,6 +124,23 @@ std::string encode_postings(const std::vector<Posting>& postings) {
     append_varint(out, ((p.section - prev) << 2) | p.weight);
     prev = p.section;
   }
+  return out;
+}
+
+// gzip (RFC 1952) of a file's content; zlib writes no time stamp, so equal input gives equal bytes.
+std::string gzip(std::string_view data) {
+  z_stream z{};
+  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("zlib: deflateInit2 failed");
+  std::string out(deflateBound(&z, static_cast<uLong>(data.size())) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) throw std::runtime_error("zlib: deflate failed");
   return out;
 }
 
@@ -274,7 +292,10 @@ std::vector<SearchSection> search_sections(const doc::Node& chapter_root, const 
   out.push_back({page, "", chapter_title, chapter_title, ""});
   for (const auto& block : chapter_root.children) {
     if (block.kind == doc::Kind::Heading && block.level >= 2 && block.level <= 3) {
-      out.push_back({page, block.id, doc::plain_text(block.children), chapter_title, ""});
+      // After the filters, a hand-written number is in `number` and no longer in the text.
+      std::string title = doc::plain_text(block.children);
+      if (!block.number.empty() && !title.starts_with(block.number)) title = block.number + " " + title;
+      out.push_back({page, block.id, title, chapter_title, ""});
       continue;
     }
     if (block.kind == doc::Kind::Heading && block.level == 1 && out.size() == 1) continue;  // the title
@@ -296,10 +317,14 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
   stats.sections = sections.size();
   std::size_t largest_shard = 0;
   std::vector<std::size_t> chunk_sizes;
+  // Every file but docs.json is gzipped (the client inflates it with DecompressionStream); returns
+  // the size written.
   auto emit = [&](const std::string& name, const std::string& content) {
-    output::write_file(dir / name, content);
-    stats.index_bytes += content.size();
+    const std::string bytes = name == "docs.json" ? content : gzip(content);
+    output::write_file(dir / name, bytes);
+    stats.index_bytes += bytes.size();
     ++stats.files;
+    return bytes.size();
   };
 
   // Postings of every term: words keyed by their folded text, CJK terms by theirs (no overlap: a
@@ -340,8 +365,7 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
       out += '\n';
     }
     for (std::size_t k = 0; k < shards.size(); ++k) {
-      largest_shard = std::max(largest_shard, shards[k].size());
-      emit("c" + std::to_string(k) + ".txt", shards[k]);
+      largest_shard = std::max(largest_shard, emit("c" + std::to_string(k) + ".txt.gz", shards[k]));
     }
   }
   // (The unigram comes first on its line because std::map orders "计" before "计算".)
@@ -391,8 +415,7 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
       previous[f] = w;
     }
     for (std::size_t k = 0; k < word_files.size(); ++k) {
-      largest_shard = std::max(largest_shard, word_files[k].size());
-      emit("w" + std::to_string(k) + ".txt", word_files[k]);
+      largest_shard = std::max(largest_shard, emit("w" + std::to_string(k) + ".txt.gz", word_files[k]));
     }
   }
 
@@ -404,8 +427,7 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
     auto flush = [&] {
       if (count == 0) return;
       chunk += ']';
-      chunk_sizes.push_back(chunk.size());
-      emit("t" + std::to_string(chunk_first.size() - 1) + ".json", chunk);
+      chunk_sizes.push_back(emit("t" + std::to_string(chunk_first.size() - 1) + ".json.gz", chunk));
       chunk.clear();
       count = 0;
     };

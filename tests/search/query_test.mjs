@@ -6,80 +6,19 @@
 //   node query_test.mjs <website/search.js> <tests/search/fixtures> <index dir from search_index_tool>
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import zlib from "node:zlib";
 import path from "node:path";
-import { createRequire } from "node:module";
+import * as T from "./support.mjs";
 
 const [searchJs, fixtures, indexDir] = process.argv.slice(2);
-const S = createRequire(import.meta.url)(path.resolve(searchJs));
+const S = T.loadSearch(searchJs);
 const EDITIONS = ["zh", "en", "ru"];
-
-let failures = 0;
-let passed = 0;
-function test(name, fn) {
-  return Promise.resolve()
-    .then(fn)
-    .then(
-      () => ++passed,
-      (e) => {
-        ++failures;
-        console.error("FAIL " + name + "\n  " + String(e.message).split("\n").join("\n  "));
-      }
-    );
-}
-
-// An index whose fetches are files of the index directory, counting the bytes read.
-function openIndex(edition) {
-  const counter = { bytes: 0, files: [] };
-  const index = new S.SearchIndex(edition + "/", async (url) => {
-    const data = fs.readFileSync(path.join(indexDir, url));
-    counter.bytes += data.length;
-    counter.files.push(url);
-    return data.toString("utf8");
-  });
-  return { index, counter };
-}
-
-async function all(index, query) {
-  const session = await index.search(query);
-  const out = [];
-  for (let page; (page = await session.next(4)).length; ) out.push(...page);
-  assert.ok(session.done);
-  return out;
-}
-
-const anchorOf = (r) => (r.href.includes("#") ? r.href.split("#")[1] : "top");
-
-// Every section's stored title and text, read back from the index files.
-async function sectionsOf(edition) {
-  const { index } = openIndex(edition);
-  const docs = await index.docs();
-  const out = [];
-  for (let s = 0; s < docs.sections.length; ++s)
-    out.push({ anchor: docs.sections[s][1] || "top", title: docs.sections[s][2], text: await index.sectionText(s) });
-  return out;
-}
-
-// The meaning of a query without any index: every word term starts a word of the title or the text;
-// every CJK run is a substring of one of them.
-function bruteForce(sections, query) {
-  const terms = S.queryTerms(query);
-  if (!terms.length) return [];
-  return sections
-    .filter((s) =>
-      terms.every((t) =>
-        [s.title, s.text].some((field) => {
-          const f = S.fold(field);
-          if (t.kind === "cjk") return f.includes(t.text);
-          return S.tokenize(field).some((w) => w.kind === "word" && w.text.startsWith(t.text));
-        })
-      )
-    )
-    .map((s) => s.anchor);
-}
-
-function tokenDump(tokens) {
-  return tokens.map((t) => t.kind + "\t" + t.text + "\n").join("");
-}
+const { test, finish } = T.runner();
+const openIndex = (edition) => T.openIndex(S, indexDir, edition);
+const all = T.allResults;
+const anchorOf = T.anchorOf;
+const sectionsOf = (edition) => T.sectionsOf(S, indexDir, edition);
+const bruteForce = (sections, query) => T.bruteForce(S, sections, query);
 
 // --- The shared tokeniser cases ---
 await test("tokens.txt cases", () => {
@@ -97,14 +36,8 @@ await test("tokens.txt cases", () => {
 // --- C++ and JavaScript tokenise every stored section identically ---
 for (const edition of EDITIONS) {
   await test("tokens agree with C++: " + edition, async () => {
-    const cpp = fs.readFileSync(path.join(indexDir, edition + ".tokens"), "utf8");
-    let js = "";
-    for (const s of await sectionsOf(edition))
-      js += tokenDump(S.tokenize(s.title)) + "|\n" + tokenDump(S.tokenize(s.text)) + "--\n";
-    const a = cpp.split("\n");
-    const b = js.split("\n");
-    const i = a.findIndex((line, k) => line !== b[k]);
-    assert.ok(i === -1 && a.length === b.length, `first difference at token line ${i}: C++ ${a[i]} / JS ${b[i]}`);
+    const diff = await T.tokenDifference(S, indexDir, edition);
+    assert.equal(diff, null);
   });
 }
 
@@ -134,41 +67,15 @@ for (const [edition, query, expected, first] of queries) {
 }
 
 // --- Many more queries, each checked against the brute-force scan ---
-function* random(seed) {
-  for (;;) {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    yield seed / 2 ** 32;
-  }
-}
-await test("generated Chinese substrings and non-contiguous bigram pairs agree with brute force", async () => {
+await test("generated Chinese substrings and chained bigrams agree with brute force", async () => {
   const sections = sectionsByEdition.zh;
-  const rnd = random(42);
-  const pick = (n) => Math.floor(rnd.next().value * n);
-  const runs = sections.flatMap((s) => S.queryTerms(s.text).filter((t) => t.kind === "cjk" && t.text.length >= 2));
-  const bigrams = [
-    ...new Set(sections.flatMap((s) => S.tokenize(s.text).filter((t) => t.kind === "bigram").map((t) => t.text))),
-  ];
   let falseCandidates = 0;
-  for (let k = 0; k < 300; ++k) {
-    let q;
-    if (k % 2 === 0) {
-      const run = Array.from(runs[pick(runs.length)].text);
-      const len = 1 + pick(Math.min(6, run.length));
-      const at = pick(run.length - len + 1);
-      q = run.slice(at, at + len).join("");
-    } else {
-      // Bigrams chained through a shared character, "ab" + "bc" from anywhere: both occur, "abc"
-      // often does not.
-      const [a, b] = Array.from(bigrams[pick(bigrams.length)]);
-      const next = bigrams.filter((x) => x.startsWith(b));
-      q = a + next[pick(next.length)];
-    }
+  for (const q of T.generatedQueries(S, sections, 450).filter((q) => S.isCjk(q.codePointAt(0)))) {
     const { index } = openIndex("zh");
     const session = await index.search(q);
     const got = [];
     for (let page; (page = await session.next(10)).length; ) got.push(...page.map(anchorOf));
-    const want = bruteForce(sections, q);
-    assert.deepEqual(got.sort(), want.sort(), "query " + q);
+    assert.deepEqual(got.sort(), bruteForce(sections, q).sort(), "query " + q);
     falseCandidates += session.candidates - got.length;
   }
   assert.ok(falseCandidates > 0, "some generated query had candidates that verification rejected");
@@ -250,11 +157,19 @@ await test("a query downloads docs.json, its shards and the chunks of its result
   }
 });
 
+await test("files a server has already inflated (Content-Encoding: gzip) are read as they are", async () => {
+  const index = new S.SearchIndex("en/", async (url) => {
+    const data = fs.readFileSync(path.join(indexDir, url));
+    return url.endsWith(".gz") ? zlib.gunzipSync(data) : data;
+  });
+  const [r] = await (await index.search("systolic")).next(10);
+  assert.equal(r.href, "ch01.html#sec-1-4");
+});
+
 await test("an empty or punctuation-only query finds nothing and fetches no shard", async () => {
   const { index, counter } = openIndex("en");
   for (const q of ["", "  ", "—!?"]) assert.deepEqual(await (await index.search(q)).next(10), []);
   assert.deepEqual(counter.files, ["en/docs.json"]);
 });
 
-console.log(`search_js: ${passed} passed, ${failures} failed`);
-process.exit(failures ? 1 : 0);
+finish("search_js");

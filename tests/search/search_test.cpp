@@ -2,6 +2,7 @@
 // chapter, and the files of an index (sizes reported honestly, JSON that parses, deterministic).
 // Retrieval itself is tested through the JavaScript client in query_test.mjs.
 #include <gtest/gtest.h>
+#include <zlib.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -24,6 +25,22 @@ std::string read(const fs::path& p) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The content of a gzipped index file.
+std::string gunzip(const fs::path& p) {
+  const std::string in = read(p);
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  std::string out(64 * 1024, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END) << p;
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  return out;
 }
 
 const char* kind_name(site::TokenKind k) {
@@ -139,7 +156,7 @@ TEST(SearchIndex, FilesParseAndStatsAreTheirSizes) {
   std::size_t texts = 0;
   for (std::size_t k = 0; k < docs["chunks"].size(); ++k) {
     EXPECT_EQ(docs["chunks"][k].get<std::size_t>(), texts);
-    auto chunk = nlohmann::json::parse(read(dir / ("t" + std::to_string(k) + ".json")));
+    auto chunk = nlohmann::json::parse(gunzip(dir / ("t" + std::to_string(k) + ".json.gz")));
     texts += chunk.size();
   }
   EXPECT_EQ(texts, sections.size());
@@ -165,7 +182,7 @@ TEST(SearchIndex, StoredTextIsCollapsedNfc) {
       {"p.html", "", "Title", "Chapter", "  Cafe\u0301\n\n  and\tmore  "}};
   auto dir = temp_dir("nfc");
   site::write_search_index(sections, "en", dir);
-  EXPECT_EQ(read(dir / "t0.json"), "[\"Café and more\"]");
+  EXPECT_EQ(gunzip(dir / "t0.json.gz"), "[\"Café and more\"]");
   fs::remove_all(dir);
 }
 
