@@ -429,10 +429,11 @@
           best = matches[i][0];
         }
       }
-      start = Math.max(0, best - Math.floor(width / 4));
-      const space = text.lastIndexOf(" ", best);
-      if (space >= start - 12 && space < best && space > 0) start = space + 1;
-      else if (best - start < 12) start = Math.max(0, best - 12);
+      // A quarter of the window before the matches, the full window when they are near the end; in
+      // spaced scripts, start at a word.
+      start = Math.max(0, Math.min(best - Math.floor(width / 4), text.length - width));
+      const space = text.indexOf(" ", start);
+      if (start > 0 && space !== -1 && space < best && space - start < width / 4) start = space + 1;
       if (start > 0 && /[\udc00-\udfff]/.test(text[start])) --start;
       end = Math.min(text.length, start + width);
       const cut = text.lastIndexOf(" ", end);

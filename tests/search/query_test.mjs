@@ -127,6 +127,9 @@ await test("a long text is cut to a window around the matches", () => {
   assert.ok(html.startsWith("…") && html.endsWith("…"), html);
   assert.match(html, /<mark>roofline<\/mark> model bounds <mark>throughput<\/mark>/);
   assert.ok(html.replace(/<\/?mark>/g, "").length <= 124, html);
+  assert.match(html, /^…[^<]{20,}<mark>roofline/, "context before the first match");
+  const atEnd = S.highlight("Filler words here. ".repeat(30) + "ends with roofline.", S.queryTerms("roofline"), 120);
+  assert.ok(atEnd.replace(/<\/?mark>/g, "").length >= 110, "a match at the end still gets a full window: " + atEnd);
   const zh = "无关的文字。".repeat(40) + "屋顶线模型限定吞吐量。" + "其他内容。".repeat(40);
   const zhHtml = S.highlight(zh, S.queryTerms("屋顶线"), 60);
   assert.match(zhHtml, /^…[^<]*<mark>屋顶线<\/mark>模型限定吞吐量/);
