@@ -13,15 +13,18 @@ target_link_libraries(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_EXTENSIONS_LIBR
 find_package(LibXml2 REQUIRED)
 # libzip: Debian's CMake package references tools from another package (zipcmp), so use pkg-config.
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+find_package(ZLIB REQUIRED)  # the EPUB writer deflates entries itself, in parallel
 find_package(pugixml REQUIRED)
 find_package(tomlplusplus REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(ICU REQUIRED COMPONENTS uc i18n)
-find_package(ZLIB REQUIRED)  # gzip for the search index's files (zlib1g-dev, needed by libzip-dev too)
 find_package(OpenSSL REQUIRED)
 find_package(Threads REQUIRED)
 pkg_check_modules(POPPLER_CPP REQUIRED IMPORTED_TARGET poppler-cpp)
+# SVG figures are converted to PDF for XeLaTeX with librsvg drawing on a cairo PDF surface.
+pkg_check_modules(RSVG REQUIRED IMPORTED_TARGET librsvg-2.0)
+pkg_check_modules(CAIRO_PDF REQUIRED IMPORTED_TARGET cairo-pdf)
 
 # cpp-httplib: Debian builds it as a compiled library (libcpp-httplib.so) with a .pc file.
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)

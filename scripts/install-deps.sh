@@ -6,14 +6,20 @@ set -euo pipefail
 build_pkgs=(
   build-essential cmake pkg-config git
   libcmark-gfm-dev libcmark-gfm-extensions-dev
-  libxml2-dev libzip-dev libpoppler-cpp-dev libpugixml-dev
+  libxml2-dev libzip-dev zlib1g-dev libpoppler-cpp-dev libpugixml-dev
   libgtest-dev libgmock-dev
   libtomlplusplus-dev nlohmann-json3-dev libcpp-httplib-dev libcli11-dev
   libicu-dev libssl-dev
+  librsvg2-dev
 )
 test_pkgs=(
-  epubcheck pandoc chromium nodejs
+  epubcheck default-jre-headless pandoc time chromium nodejs
   clang-format
+  # The PDF (docs/latex.md): XeLaTeX with ctex for Chinese and polyglossia's Russian, the Noto and
+  # DejaVu fonts the templates name, and pzdr (hyperref's XeTeX driver) from fonts-recommended.
+  # About 1.2 GB and 1.5 minutes with --no-install-recommends.
+  texlive-xetex texlive-lang-chinese texlive-lang-cyrillic texlive-fonts-recommended
+  fonts-noto-cjk fonts-noto-core fonts-dejavu-core
 )
 
 want=("${build_pkgs[@]}")

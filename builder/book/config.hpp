@@ -51,6 +51,7 @@ struct Config {
   std::string title;
   std::vector<std::string> authors;
   std::string repository;  // https://github.com/owner/name
+  std::string site_url;    // where the site is published (for the sitemap); may be empty
   std::string rights;
   std::string source_edition;
   std::filesystem::path calculations;  // the calc library's data folder (default <root>/calculations)

@@ -2,10 +2,15 @@
 // Each check also runs alone: parse, refs, links, numbers, math.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
+#include "check/epub_check.hpp"
 #include "check/numbers_check.hpp"
+#include "check/pdf_check.hpp"
+#include "check/site_check.hpp"
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "output/staging.hpp"
@@ -21,6 +26,7 @@ struct CheckOptions {
   bool strict = false;
   std::string format = "text";
   std::string output;
+  std::vector<std::string> epubs;  // check epub: these files (default: every <out>/epub/*.epub)
 };
 
 // Counts of what the front end recognised, per chapter: a quick way to see that a manuscript was
@@ -70,14 +76,40 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
   for (const auto& [k, n] : per) out << "  " << k.first << '/' << k.second << ": " << n << '\n';
 }
 
+// `check epub`: the given files, or every EPUB the last `bookbuild epub` wrote.
+int check_epubs(const Context& ctx, std::vector<std::string> files) {
+  namespace fs = std::filesystem;
+  if (files.empty()) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(ctx.global.out_dir / "epub", ec))
+      if (e.path().extension() == ".epub") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+  }
+  if (files.empty()) {
+    std::cerr << "check epub: no EPUB given and none in " << (ctx.global.out_dir / "epub").string() << '\n';
+    return 2;
+  }
+  Diagnostics diags;
+  for (const auto& f : files) check::check_epub(f, diags);
+  diags.print(std::cerr);
+  diags.print_summary(std::cerr);
+  if (!diags.has_errors() && !ctx.global.quiet)
+    std::cerr << "check epub: " << files.size() << " EPUB(s), no problems found\n";
+  return diags.has_errors() ? 1 : 0;
+}
+
 }  // namespace
 
 void add_check_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<CheckOptions>();
   CLI::App* sub =
       app.add_subcommand("check", "Check the book: manuscripts parse, references resolve, numbers match");
-  sub->add_option("what", opt->what, "Which check: all (default), parse, refs, links, numbers, math")
-      ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math"}));
+  sub->add_option(
+         "what", opt->what,
+         "Which check: all (default), parse, refs, links, numbers, math, site (the built site), epub, pdf")
+      ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math", "site", "epub", "pdf"}));
+  sub->add_option("--file", opt->epubs,
+                  "check epub: the EPUB to check (repeatable; default: <out>/epub/*.epub)");
   sub->add_option("--edition", opt->editions, "Only these editions (repeatable)");
   sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
   sub->add_flag("--strict", opt->strict,
@@ -86,8 +118,25 @@ void add_check_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"text", "json"}));
   sub->add_option("--output", opt->output, "Write the JSON report to this file instead of stdout");
   sub->callback([&ctx, opt] {
+    if (opt->what == "epub") {
+      ctx.exit_code = check_epubs(ctx, opt->epubs);
+      return;
+    }
     BookSession s;
     if (s.load(ctx, opt->editions)) {
+      if (opt->what == "pdf" ||
+          (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {
+        Diagnostics::Scope scope(s.diags, "pdf");
+        check::check_pdfs(*s.book, ctx.global.out_dir, s.diags, std::cout);
+      }
+      if (opt->what == "site" ||
+          (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "site"))) {
+        Diagnostics::Scope scope(s.diags, "site");
+        auto st = check::check_site(ctx.global.out_dir / "site", s.diags);
+        if (!ctx.global.quiet)
+          std::cout << "site: " << st.pages << " pages, " << st.links << " internal links, " << st.problems
+                    << " problems\n";
+      }
       check::NumbersReport numbers;
       if (opt->what == "all" || opt->what == "numbers")
         numbers = check::check_numbers(*s.book, s.resolution, opt->strict, s.diags);

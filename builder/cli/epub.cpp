@@ -1,11 +1,83 @@
-// `bookbuild epub`: Write an EPUB 3 per edition.
-#include "cli/pending.hpp"
+// `bookbuild epub [--edition E]... [--all]`: writes <out>/epub/<name>-<edition>.epub per edition.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/book_session.hpp"
+#include "cli/commands.hpp"
+#include "epub/epub.hpp"
+#include "writers/escape.hpp"
+
+#if __has_include("math/mathml.hpp")
+#include "math/mathml.hpp"
+#define BOOKBUILD_HAS_MATHML 1
+#endif
 
 namespace bb::cli {
 
+namespace {
+
+struct EpubCommand {
+  std::vector<std::string> editions;
+  bool all = false;
+  std::string name;
+  std::string repository;
+  std::string cover;
+};
+
+// MathML from builder/math when it is part of the build; otherwise the TeX source as text.
+epub::MathRenderer math_renderer() {
+#ifdef BOOKBUILD_HAS_MATHML
+  return [](const doc::Node& n, Diagnostics& diags) {
+    auto r = math::to_mathml(n.text, n.kind == doc::Kind::DisplayMath);
+    for (const auto& e : r.errors) {
+      auto pos = math::position_in(n.text, e.offset);
+      SourceLoc at = n.loc;
+      if (pos.line_delta == 0) {
+        at.col += static_cast<int>(pos.column);
+      } else {
+        at.line += static_cast<int>(pos.line_delta);
+        at.col = 1 + static_cast<int>(pos.column);
+      }
+      diags.warning(at, "math: " + e.message);
+    }
+    return epub::MathMarkup{std::move(r.mathml), true};
+  };
+#else
+  return epub::tex_as_text;
+#endif
+}
+
+}  // namespace
+
 void add_epub_command(CLI::App& app, Context& ctx) {
-  CLI::App* sub = add_pending_command(app, ctx, "epub", "Write an EPUB 3 per edition", "issue 6");
-  sub->add_option("--edition", "Edition id");
+  auto opt = std::make_shared<EpubCommand>();
+  CLI::App* sub = app.add_subcommand("epub", "Write an EPUB 3 per edition into <out>/epub");
+  sub->add_option("--edition", opt->editions, "Only these editions (repeatable; default: all)");
+  sub->add_flag("--all", opt->all, "Every edition (the default when no --edition is given)");
+  sub->add_option("--name", opt->name,
+                  "File name stem (default: the repository's or the book folder's name)");
+  sub->add_option("--repository", opt->repository,
+                  "Repository URL that links into the book's files are made absolute with "
+                  "(default: [book] repository)");
+  sub->add_option("--cover", opt->cover,
+                  "Cover image (default: cover.png or cover.jpg in the edition folder)");
+  sub->callback([&ctx, opt] {
+    BookSession s;
+    std::vector<std::string> only = opt->all ? std::vector<std::string>{} : opt->editions;
+    if (s.load(ctx, only) && !s.diags.has_errors()) {
+      epub::EpubOptions o;
+      o.out = ctx.global.out_dir / "epub";
+      o.figure_cache = ctx.global.out_dir / ".cache" / "figures";
+      o.name = opt->name;
+      o.repository = opt->repository;
+      if (!opt->cover.empty()) o.cover = std::filesystem::absolute(opt->cover);
+      o.math = math_renderer();
+      o.quiet = ctx.global.quiet;
+      epub::build_epubs(std::move(*s.book), o, s.diags);
+    }
+    ctx.exit_code = s.report(ctx);
+  });
 }
 
 }  // namespace bb::cli

@@ -1,11 +1,26 @@
-// `bookbuild latex`: Write LaTeX for XeLaTeX.
-#include "cli/pending.hpp"
+// `bookbuild latex [--edition E]...`: writes a self-contained LaTeX book per edition into
+// <out>/latex/<edition>/ (see docs/latex.md).
+#include <CLI/CLI.hpp>
+
+#include "cli/book_session.hpp"
+#include "cli/commands.hpp"
+#include "latex/build.hpp"
 
 namespace bb::cli {
 
 void add_latex_command(CLI::App& app, Context& ctx) {
-  CLI::App* sub = add_pending_command(app, ctx, "latex", "Write LaTeX for XeLaTeX", "issue 7");
-  sub->add_option("--edition", "Edition id");
+  auto editions = std::make_shared<std::vector<std::string>>();
+  CLI::App* sub = app.add_subcommand("latex", "Write LaTeX for XeLaTeX into <out>/latex/<edition>/");
+  sub->add_option("--edition", *editions, "Only these editions (repeatable; default: all)");
+  sub->callback([&ctx, editions] {
+    BookSession s;
+    if (s.load(ctx, *editions) && !s.diags.has_errors()) {
+      auto repo = latex::repository_info(s.book->config);
+      for (const auto& eb : s.book->editions)
+        latex::build_latex(*s.book, eb, repo, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
+    }
+    ctx.exit_code = s.report(ctx);
+  });
 }
 
 }  // namespace bb::cli

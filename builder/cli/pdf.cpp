@@ -1,11 +1,29 @@
-// `bookbuild pdf`: Typeset the PDF with XeLaTeX.
-#include "cli/pending.hpp"
+// `bookbuild pdf [--edition E]...`: writes the LaTeX book and typesets it with XeLaTeX into
+// <out>/pdf/<name>-<edition>.pdf. TeX errors are reported at the manuscript line that caused them.
+#include <CLI/CLI.hpp>
+
+#include "cli/book_session.hpp"
+#include "cli/commands.hpp"
+#include "latex/build.hpp"
+#include "latex/xelatex.hpp"
 
 namespace bb::cli {
 
 void add_pdf_command(CLI::App& app, Context& ctx) {
-  CLI::App* sub = add_pending_command(app, ctx, "pdf", "Typeset the PDF with XeLaTeX", "issue 7");
-  sub->add_option("--edition", "Edition id");
+  auto editions = std::make_shared<std::vector<std::string>>();
+  CLI::App* sub = app.add_subcommand("pdf", "Typeset the PDF with XeLaTeX into <out>/pdf/");
+  sub->add_option("--edition", *editions, "Only these editions (repeatable; default: all)");
+  sub->callback([&ctx, editions] {
+    // Checked first: without XeLaTeX there is nothing this command can do (exit 2, as for bad usage).
+    latex::require_xelatex();
+    BookSession s;
+    if (s.load(ctx, *editions) && !s.diags.has_errors()) {
+      auto repo = latex::repository_info(s.book->config);
+      for (const auto& eb : s.book->editions)
+        latex::build_pdf(*s.book, eb, repo, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
+    }
+    ctx.exit_code = s.report(ctx);
+  });
 }
 
 }  // namespace bb::cli

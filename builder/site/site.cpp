@@ -1,12 +1,17 @@
-// The website writer: pages from templates/page.html, assets from website/, images beside pages.
+// The website writer. Pages come from templates/page.html; the chrome (sidebar, table of contents,
+// language switcher, pager) is built here from the resolved trees; content from the HTML writer.
 #include "site/site.hpp"
 
-#include <iostream>
-#include <map>
-#include <set>
+#include <unistd.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "figures/figures.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
+#include "site/search_index.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
 #include "writers/template.hpp"
@@ -14,124 +19,463 @@
 namespace bb::site {
 
 namespace fs = std::filesystem;
+using doc::Kind;
+using doc::Node;
 using writers::escape_xml;
+
+std::string chapter_page(const book::Edition& edition, const std::string& key) {
+  return edition.site_path + key + ".html";
+}
 
 namespace {
 
-std::string page_name(const book::Chapter& c) {
-  return c.key + ".html";
+// Words of the site's own interface, per language (the book's words come from book.toml).
+struct UiWords {
+  const char* skip;
+  const char* menu;
+  const char* search;
+  const char* languages;
+  const char* theme;
+  const char* contents;
+  const char* pager;
+  const char* toc;
+  const char* on_this_page;
+  const char* not_found;
+  const char* home;
+};
+
+const UiWords& ui(std::string_view lang) {
+  static const UiWords zh_hans{"跳到正文", "目录",     "搜索",     "语言",         "切换深色/浅色", "目录",
+                               "翻页",     "本页目录", "本页内容", "页面不存在。", "返回首页"};
+  static const UiWords zh_hant{"跳到正文", "目錄", "搜尋",     "語言",     "切換深色/淺色",
+                               "目錄",     "翻頁", "本頁目錄", "本頁內容", "找不到這個頁面。",
+                               "回到首頁"};
+  static const UiWords ru{"К тексту",
+                          "Оглавление",
+                          "Поиск",
+                          "Язык",
+                          "Тёмная/светлая тема",
+                          "Оглавление",
+                          "Навигация",
+                          "На этой странице",
+                          "На этой странице",
+                          "Страница не найдена.",
+                          "На главную"};
+  static const UiWords en{"Skip to content",  "Contents",        "Search", "Language",
+                          "Toggle dark mode", "Contents",        "Pages",  "On this page",
+                          "On this page",     "Page not found.", "Home"};
+  if (lang.starts_with("zh-Hant")) return zh_hant;
+  if (lang.starts_with("zh")) return zh_hans;
+  if (lang.starts_with("ru")) return ru;
+  return en;
 }
 
-// "../" repeated once per folder level of the edition's site path, to reach the site root.
-std::string root_from(const std::string& site_path) {
+// "../" once per folder level, to reach the site root from a page.
+std::string up_from(const std::string& page) {
   std::string up;
-  for (char ch : site_path)
-    if (ch == '/') up += "../";
+  for (char c : page)
+    if (c == '/') up += "../";
   return up;
 }
 
 bool is_external(const std::string& url) {
   return url.find("://") != std::string::npos || url.starts_with("mailto:") || url.starts_with("#") ||
-         url.starts_with("//");
+         url.starts_with("//") || url.starts_with("data:");
 }
+
+// A heading's visible text with its number ("4.2 计算单元", "第 4 章 加速器架构").
+std::string heading_text(const Node& h) {
+  const std::string* label = h.attr("label");
+  std::string prefix = label ? *label : h.number;
+  std::string text = doc::plain_text(h.children);
+  return prefix.empty() ? text : prefix + " " + text;
+}
+
+std::string heading_html(const Node& h) {
+  const std::string* label = h.attr("label");
+  std::string prefix = label ? *label : h.number;
+  std::string out;
+  if (!prefix.empty()) out = "<span class=\"number\">" + escape_xml(prefix) + "</span> ";
+  return out + escape_xml(doc::plain_text(h.children));
+}
+
+struct Section {
+  const Node* heading;
+  std::vector<const Node*> blocks;
+};
+
+// Splits a chapter at its level-2 and level-3 headings (the search and the tables of contents).
+std::vector<Section> sections_of(const Node& root) {
+  std::vector<Section> out;
+  out.push_back({nullptr, {}});
+  for (const auto& b : root.children) {
+    if (b.kind == Kind::Heading && (b.level == 2 || b.level == 3)) {
+      out.push_back({&b, {}});
+      continue;
+    }
+    if (b.kind == Kind::Heading && b.level == 1) {
+      out.front().heading = &b;
+      continue;
+    }
+    out.back().blocks.push_back(&b);
+  }
+  return out;
+}
+
+class Renderer {
+ public:
+  Renderer(const book::Book& b, const SiteOptions& o, Diagnostics& d) : book_(b), opt_(o), diags_(d) {
+    tmpl_ = writers::load_template("page.html");
+    home_tmpl_ = writers::load_template("home.html");
+  }
+
+  SiteFiles run() {
+    for (const char* asset : {"book.css", "site.js", "search.js", "search.css", "live-reload.js"}) {
+      fs::path src = writers::data_dir() / "website" / asset;
+      if (fs::exists(src)) files_.copied[std::string("assets/") + asset] = src;
+    }
+    for (const auto& eb : book_.editions) edition(eb);
+    not_found_page();
+    sitemap();
+    return std::move(files_);
+  }
+
+ private:
+  void edition(const book::EditionBook& eb) {
+    std::vector<SearchSection> search;
+    for (std::size_t i = 0; i < eb.chapters.size(); ++i) chapter_page_for(eb, i, search);
+    home_page(eb);
+    search_index(eb, search);
+  }
+
+  std::string languages(const std::string& page, const std::string& key, const book::Edition& current) {
+    std::string out;
+    std::string up = up_from(page);
+    for (const auto& other : book_.editions) {
+      bool has = key.empty() || other.chapter(key);
+      std::string target =
+          has && !key.empty() ? chapter_page(other.edition, key) : other.edition.site_path + "index.html";
+      std::string href = up + target;
+      out += "<a href=\"" + escape_xml(href) + "\" data-page=\"" + escape_xml(href) + "\" hreflang=\"" +
+             escape_xml(other.edition.lang) + "\" lang=\"" + escape_xml(other.edition.lang) + "\"" +
+             (other.edition.id == current.id ? " aria-current=\"true\"" : "") + ">" +
+             escape_xml(other.edition.name) + "</a>";
+    }
+    return out;
+  }
+
+  std::string alternates(const std::string& page, const std::string& key) {
+    std::string out;
+    std::string up = up_from(page);
+    for (const auto& other : book_.editions) {
+      if (!key.empty() && !other.chapter(key)) continue;
+      std::string target =
+          key.empty() ? other.edition.site_path + "index.html" : chapter_page(other.edition, key);
+      out += "<link rel=\"alternate\" hreflang=\"" + escape_xml(other.edition.lang) + "\" href=\"" +
+             escape_xml(up + target) + "\">\n";
+    }
+    return out;
+  }
+
+  std::string sidebar(const book::EditionBook& eb, const std::string& current_key) {
+    std::string out = "<ol>";
+    for (const auto& c : eb.chapters) {
+      bool here = c.key == current_key;
+      out += "<li><a href=\"" + escape_xml(c.key) + ".html\"" + (here ? " aria-current=\"page\"" : "") + ">" +
+             escape_xml(c.title) + "</a>";
+      if (here) {
+        std::string sub;
+        for (const auto& b : c.root.children)
+          if (b.kind == Kind::Heading && b.level == 2 && !b.id.empty())
+            sub += "<li><a href=\"#" + escape_xml(b.id) + "\">" + heading_html(b) + "</a></li>";
+        if (!sub.empty()) out += "<ol>" + sub + "</ol>";
+      }
+      out += "</li>";
+    }
+    return out + "</ol>";
+  }
+
+  std::string toc(const book::Chapter& c, const UiWords& w) {
+    std::string out;
+    bool open3 = false;
+    for (const auto& b : c.root.children) {
+      if (b.kind != Kind::Heading || b.id.empty() || (b.level != 2 && b.level != 3)) continue;
+      if (b.level == 3 && !open3) {
+        if (!out.empty() && out.ends_with("</li>")) out.resize(out.size() - 5);
+        out += "<ol>";
+        open3 = true;
+      } else if (b.level == 2 && open3) {
+        out += "</ol></li>";
+        open3 = false;
+      }
+      out += "<li><a href=\"#" + escape_xml(b.id) + "\">" + heading_html(b) + "</a></li>";
+    }
+    if (open3) out += "</ol></li>";
+    if (out.empty()) return "";
+    return "<h2>" + std::string(w.on_this_page) + "</h2><ol>" + out + "</ol>";
+  }
+
+  void chapter_page_for(const book::EditionBook& eb, std::size_t i, std::vector<SearchSection>& search) {
+    const auto& e = eb.edition;
+    const auto& c = eb.chapters[i];
+    const std::string page = chapter_page(e, c.key);
+    const std::string up = up_from(page);
+    const fs::path source_dir = c.path.parent_path();
+    const fs::path edition_dir = book_.config.root / e.folder;
+    const UiWords& w = ui(e.lang);
+
+    writers::HtmlOptions ho;
+    ho.math = [](const Node& m) { return math::to_mathml(m.text, m.kind == Kind::DisplayMath).mathml; };
+    ho.xref = [&](const std::string& chapter, const std::string& target) {
+      if (chapter == c.key) return "#" + target;
+      return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
+    };
+    // Images are shipped beside the page under the same relative path as beside the manuscript; a
+    // PDF figure becomes the PNG the figure cache rendered from it.
+    std::map<std::string, std::string> image_url;
+    std::vector<figures::Request> requests;
+    std::vector<const Node*> images;
+    doc::walk(c.root, [&](const Node& n) {
+      if (n.kind != Kind::Image || n.url.empty() || is_external(n.url)) return;
+      requests.push_back({(source_dir / n.url).lexically_normal(), n.loc});
+      images.push_back(&n);
+    });
+    figures::FigureCache cache(opt_.figure_cache.empty() ? fs::temp_directory_path() / "bookbuild-figures"
+                                                         : opt_.figure_cache);
+    auto prepared = cache.prepare_all(requests, diags_);
+    for (std::size_t k = 0; k < images.size(); ++k) {
+      if (!prepared[k]) continue;
+      fs::path rel = requests[k].source.lexically_relative(edition_dir);
+      if (rel.empty() || rel.native().starts_with("..")) {
+        diags_.error(images[k]->loc, "image `" + images[k]->url + "` is outside the edition folder " +
+                                         e.folder.generic_string());
+        continue;
+      }
+      rel.replace_extension(prepared[k]->extension);
+      files_.copied[e.site_path + rel.generic_string()] = prepared[k]->file;
+      fs::path url = fs::path(images[k]->url).replace_extension(prepared[k]->extension);
+      image_url[images[k]->url] = url.generic_string();
+    }
+    ho.link = [&](const std::string& url) {
+      auto it = image_url.find(url);
+      return it == image_url.end() ? url : it->second;
+    };
+
+    std::string pager;
+    if (i > 0) {
+      const auto& p = eb.chapters[i - 1];
+      pager += "<a class=\"prev\" rel=\"prev\" href=\"" + escape_xml(p.key) + ".html\">← " +
+               escape_xml(p.title) + "</a>";
+    }
+    if (i + 1 < eb.chapters.size()) {
+      const auto& n = eb.chapters[i + 1];
+      pager += "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(n.key) + ".html\">" +
+               escape_xml(n.title) + " →</a>";
+    }
+    files_.generated[page] = fill(e, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho),
+                                  sidebar(eb, c.key), toc(c, w), pager);
+
+    for (const auto& s : sections_of(c.root)) {
+      SearchSection ss;
+      ss.page = c.key + ".html";
+      ss.anchor = s.heading ? s.heading->id : "";
+      ss.title = s.heading ? heading_text(*s.heading) : c.title;
+      ss.chapter = c.title;
+      for (const Node* b : s.blocks) {
+        if (!ss.text.empty()) ss.text += '\n';
+        ss.text += block_text(*b);
+      }
+      search.push_back(std::move(ss));
+    }
+  }
+
+  // Plain text of a block for the search: inline text, captions, table cells, math as TeX.
+  static std::string block_text(const Node& n) {
+    if (n.kind == Kind::DisplayMath || n.kind == Kind::CodeBlock) return n.text;
+    if (n.kind == Kind::FootnoteDef) return "";
+    std::string out;
+    if (!n.caption.empty()) out += doc::plain_text(n.caption) + "\n";
+    bool has_blocks = false;
+    for (const auto& c : n.children) has_blocks = has_blocks || c.is_block();
+    if (!has_blocks) return out + doc::plain_text(n.children);
+    for (const auto& c : n.children) {
+      std::string t = c.kind == Kind::Image ? doc::plain_text(c.children) : block_text(c);
+      if (!t.empty()) out += (out.empty() || out.back() == '\n' ? "" : " ") + t;
+    }
+    return out;
+  }
+
+  std::string fill(const book::Edition& e, const std::string& page, const std::string& key,
+                   const std::string& title, const std::string& content, const std::string& side,
+                   const std::string& toc_html, const std::string& pager) {
+    const UiWords& w = ui(e.lang);
+    const std::string up = up_from(page);
+    return writers::fill_template(
+        tmpl_,
+        {{"lang", escape_xml(e.lang)},
+         {"title", escape_xml(title)},
+         {"book_title", escape_xml(e.title)},
+         {"root", up},
+         {"home", "index.html"},
+         {"chapter_key", escape_xml(key)},
+         {"search_index", "search/"},
+         {"search_label", w.search},
+         {"skip_label", w.skip},
+         {"menu_label", w.menu},
+         {"languages_label", w.languages},
+         {"theme_label", w.theme},
+         {"contents_label", w.contents},
+         {"pager_label", w.pager},
+         {"toc_label", w.toc},
+         {"alternates", alternates(page, key)},
+         {"languages", languages(page, key, e)},
+         {"sidebar", side},
+         {"content", content},
+         {"toc", toc_html},
+         {"pager", pager},
+         {"live_reload",
+          opt_.live_reload ? "<script src=\"" + up + "assets/live-reload.js\"></script>" : ""}},
+        "page.html");
+  }
+
+  void home_page(const book::EditionBook& eb) {
+    const auto& e = eb.edition;
+    const UiWords& w = ui(e.lang);
+    std::string authors;
+    for (const auto& a : book_.config.authors) authors += (authors.empty() ? "" : ", ") + escape_xml(a);
+    std::string contents = "<ol>";
+    for (const auto& c : eb.chapters)
+      contents += "<li><a href=\"" + escape_xml(c.key) + ".html\">" + escape_xml(c.title) + "</a></li>";
+    contents += "</ol>";
+    std::string body = writers::fill_template(home_tmpl_,
+                                              {{"title", escape_xml(e.title)},
+                                               {"subtitle", escape_xml(e.subtitle)},
+                                               {"authors", authors},
+                                               {"contents_label", w.contents},
+                                               {"contents", contents}},
+                                              "home.html");
+    std::string page = e.site_path + "index.html";
+    std::string pager;
+    if (!eb.chapters.empty())
+      pager = "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(eb.chapters.front().key) + ".html\">" +
+              escape_xml(eb.chapters.front().title) + " →</a>";
+    files_.generated[page] = fill(e, page, "", e.title, body, sidebar(eb, ""), "", pager);
+  }
+
+  void search_index(const book::EditionBook& eb, const std::vector<SearchSection>& sections) {
+    // The index writer works on a folder; it is written aside and read back into the in-memory site.
+    fs::path tmp =
+        fs::temp_directory_path() / ("bookbuild-search-" + std::to_string(::getpid()) + "-" + eb.edition.id);
+    fs::remove_all(tmp);
+    SearchStats stats = write_search_index(sections, eb.edition.lang, tmp);
+    for (const auto& f : fs::recursive_directory_iterator(tmp)) {
+      if (!f.is_regular_file()) continue;
+      std::ifstream in(f.path(), std::ios::binary);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      files_.generated[eb.edition.site_path + "search/" + f.path().lexically_relative(tmp).generic_string()] =
+          ss.str();
+    }
+    fs::remove_all(tmp);
+    files_.search_index_bytes[eb.edition.id] = stats.index_bytes;
+    files_.search_query_bytes[eb.edition.id] = stats.largest_query_bytes;
+  }
+
+  void not_found_page() {
+    std::string messages;
+    for (const auto& eb : book_.editions) {
+      const UiWords& w = ui(eb.edition.lang);
+      messages += "<p lang=\"" + escape_xml(eb.edition.lang) + "\">" + w.not_found + " <a href=\"/" +
+                  escape_xml(eb.edition.site_path) + "index.html\">" + w.home + " · " +
+                  escape_xml(eb.edition.title) + "</a></p>\n";
+    }
+    const auto& src = book_.config.source();
+    files_.generated["404.html"] = writers::fill_template(
+        writers::load_template("404.html"),
+        {{"lang", escape_xml(src.lang)}, {"book_title", escape_xml(src.title)}, {"messages", messages}},
+        "404.html");
+  }
+
+  void sitemap() {
+    std::string base = book_.config.site_url;
+    if (!base.empty() && base.back() != '/') base += '/';
+    std::string out =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
+        "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+    auto url = [&](const std::string& key) {
+      for (const auto& eb : book_.editions) {
+        if (!key.empty() && !eb.chapter(key)) continue;
+        std::string page = key.empty() ? eb.edition.site_path + "index.html" : chapter_page(eb.edition, key);
+        out += "<url><loc>" + escape_xml(base + page) + "</loc>";
+        for (const auto& other : book_.editions) {
+          if (!key.empty() && !other.chapter(key)) continue;
+          std::string alt =
+              key.empty() ? other.edition.site_path + "index.html" : chapter_page(other.edition, key);
+          out += "<xhtml:link rel=\"alternate\" hreflang=\"" + escape_xml(other.edition.lang) + "\" href=\"" +
+                 escape_xml(base + alt) + "\"/>";
+        }
+        out += "</url>\n";
+      }
+    };
+    url("");
+    std::set<std::string> keys;
+    for (const auto& eb : book_.editions)
+      for (const auto& c : eb.chapters)
+        if (keys.insert(c.key).second) url(c.key);
+    files_.generated["sitemap.xml"] = out + "</urlset>\n";
+  }
+
+  const book::Book& book_;
+  const SiteOptions& opt_;
+  Diagnostics& diags_;
+  std::string tmpl_, home_tmpl_;
+  SiteFiles files_;
+};
 
 }  // namespace
 
-void build_site(const book::Book& book, const SiteOptions& options, Diagnostics& diags) {
-  output::StagedDir staged(options.out);
-  const fs::path& out = staged.path();
-  const std::string tmpl = writers::load_template("page.html");
-  fs::copy_file(writers::data_dir() / "website" / "book.css", out / "assets" / "book.css",
-                (fs::create_directories(out / "assets"), fs::copy_options::overwrite_existing));
+SiteFiles render_site(const book::Book& book, const filters::Resolution&, const SiteOptions& options,
+                      Diagnostics& diags) {
+  return Renderer(book, options, diags).run();
+}
 
-  std::size_t pages = 0;
-  for (const auto& eb : book.editions) {
-    const auto& e = eb.edition;
-    const fs::path folder = book.config.root / e.folder;
-    const fs::path edition_out = out / e.site_path;
-    const std::string root = root_from(e.site_path);
-
-    // Chapter files by path, so that links between chapters land on the right page.
-    std::map<fs::path, std::string> page_of;
-    for (const auto& c : eb.chapters) page_of[fs::weakly_canonical(c.path)] = page_name(c);
-
-    std::string languages;
-    for (const auto& other : book.editions) {
-      languages += "<a href=\"" + root + escape_xml(other.edition.site_path) + "index.html\" hreflang=\"" +
-                   escape_xml(other.edition.lang) + "\">" + escape_xml(other.edition.name) + "</a>";
-    }
-    std::string sidebar = "<ol>";
-    for (const auto& c : eb.chapters)
-      sidebar += "<li><a href=\"" + escape_xml(page_name(c)) + "\">" + escape_xml(c.title) + "</a></li>";
-    sidebar += "</ol>";
-
-    auto page = [&](const std::string& title, const std::string& content, const std::string& pager) {
-      return writers::fill_template(tmpl,
-                                    {{"lang", escape_xml(e.lang)},
-                                     {"title", escape_xml(title)},
-                                     {"book_title", escape_xml(e.title)},
-                                     {"root", root},
-                                     {"home", "index.html"},
-                                     {"languages", languages},
-                                     {"sidebar", sidebar},
-                                     {"content", content},
-                                     {"pager", pager}},
-                                    "page.html");
-    };
-
-    std::set<fs::path> copied;
-    for (std::size_t i = 0; i < eb.chapters.size(); ++i) {
-      const auto& c = eb.chapters[i];
-      const fs::path dir = c.path.parent_path();
-      writers::HtmlOptions ho;
-      ho.math = [](const doc::Node& m) {
-        return math::to_mathml(m.text, m.kind == doc::Kind::DisplayMath).mathml;
-      };
-      ho.xref = [&](const std::string& chapter, const std::string& target) {
-        if (chapter == c.key) return "#" + target;
-        return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
-      };
-      ho.link = [&](const std::string& url) -> std::string {
-        if (url.empty() || is_external(url)) return url;
-        std::string file = url.substr(0, url.find('#'));
-        std::string frag = url.find('#') == std::string::npos ? "" : url.substr(url.find('#'));
-        fs::path target = fs::weakly_canonical(dir / file);
-        if (auto it = page_of.find(target); it != page_of.end()) return it->second + frag;
-        return url;
-      };
-      // Images live beside the page under the same relative path as beside the manuscript.
-      doc::walk(c.root, [&](const doc::Node& n) {
-        if (n.kind != doc::Kind::Image || is_external(n.url)) return;
-        fs::path src = dir / n.url;
-        fs::path rel = fs::relative(src, folder);
-        if (!fs::is_regular_file(src)) {
-          diags.error(n.loc, "image `" + n.url + "` does not exist");
-          return;
-        }
-        if (rel.empty() || rel.native().starts_with("..")) return;
-        if (!copied.insert(rel).second) return;
-        fs::create_directories((edition_out / rel).parent_path());
-        fs::copy_file(src, edition_out / rel, fs::copy_options::overwrite_existing);
-      });
-      std::string pager;
-      if (i > 0)
-        pager += "<a rel=\"prev\" href=\"" + page_name(eb.chapters[i - 1]) + "\">← " +
-                 escape_xml(eb.chapters[i - 1].title) + "</a>";
-      if (i + 1 < eb.chapters.size())
-        pager += "<a rel=\"next\" href=\"" + page_name(eb.chapters[i + 1]) + "\">" +
-                 escape_xml(eb.chapters[i + 1].title) + " →</a>";
-      output::write_file(edition_out / page_name(c), page(c.title, writers::render_html(c.root, ho), pager));
-      ++pages;
-    }
-    std::string home = "<h1>" + escape_xml(e.title) + "</h1>\n";
-    if (!e.subtitle.empty()) home += "<p class=\"subtitle\">" + escape_xml(e.subtitle) + "</p>\n";
-    home += sidebar;
-    output::write_file(edition_out / "index.html", page(e.title, home, ""));
-    ++pages;
+void write_site(const SiteFiles& files, const fs::path& out) {
+  output::StagedDir staged(out);
+  for (const auto& [rel, content] : files.generated) output::write_file(staged.path() / rel, content);
+  for (const auto& [rel, src] : files.copied) {
+    fs::create_directories((staged.path() / rel).parent_path());
+    fs::copy_file(src, staged.path() / rel, fs::copy_options::overwrite_existing);
   }
-  if (diags.has_errors()) return;  // the staged folder is discarded; the previous site stays
   staged.commit();
-  if (!options.quiet) std::cerr << "site: " << pages << " pages written to " << options.out.string() << '\n';
+}
+
+std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles& next, const fs::path& out) {
+  std::vector<std::string> changed;
+  for (const auto& [rel, content] : next.generated) {
+    auto it = previous.generated.find(rel);
+    if (it != previous.generated.end() && it->second == content && fs::exists(out / rel)) continue;
+    fs::create_directories((out / rel).parent_path());
+    output::write_file_atomic(out / rel, content);
+    if (rel.ends_with(".html")) changed.push_back(rel);
+  }
+  for (const auto& [rel, src] : next.copied) {
+    auto it = previous.copied.find(rel);
+    std::error_code ec;
+    bool same = it != previous.copied.end() && fs::exists(out / rel) &&
+                fs::last_write_time(src, ec) <= fs::last_write_time(out / rel, ec) &&
+                fs::file_size(src, ec) == fs::file_size(out / rel, ec);
+    if (same) continue;
+    fs::create_directories((out / rel).parent_path());
+    fs::copy_file(src, out / rel, fs::copy_options::overwrite_existing);
+    if (rel.starts_with("assets/")) changed.push_back("*");
+  }
+  std::error_code ec;
+  for (const auto& [rel, content] : previous.generated)
+    if (!next.generated.count(rel)) fs::remove(out / rel, ec);
+  for (const auto& [rel, src] : previous.copied)
+    if (!next.copied.count(rel)) fs::remove(out / rel, ec);
+  return changed;
 }
 
 }  // namespace bb::site

@@ -1,20 +1,44 @@
-// The website writer: one HTML page per chapter and edition, with the assets the pages need.
+// The website writer: one HTML page per chapter and edition, a home page per edition, a 404 page, a
+// sitemap, the search index and the static assets. The site is rendered in memory, then written:
+// all at once through a staged folder (`bookbuild site`), or only the files that changed (serve).
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <string>
 
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"
+#include "filters/pipeline.hpp"
 
 namespace bb::site {
 
 struct SiteOptions {
-  std::filesystem::path out;  // the site folder (build/site); built aside, then swapped in
-  bool quiet = false;
+  bool live_reload = false;                // add the live-reload script (serve mode)
+  std::filesystem::path figure_cache;      // PDF figures rendered to PNG, shared with the EPUB
 };
 
-// Writes the site for every loaded edition. Problems found while writing (a missing image, say)
-// go to `diags`; nothing is swapped in if there are errors.
-void build_site(const book::Book& book, const SiteOptions& options, Diagnostics& diags);
+// Every file of the site: generated content by relative path, and files copied from the book.
+struct SiteFiles {
+  std::map<std::string, std::string> generated;           // "en/ch04.html" → bytes
+  std::map<std::string, std::filesystem::path> copied;    // "en/images/x.svg" → source file
+  std::map<std::string, std::size_t> search_index_bytes;  // edition id → index size
+  std::map<std::string, std::size_t> search_query_bytes;  // edition id → download for one query
+};
+
+// Renders the whole site. Problems (a missing image, say) go to `diags`.
+SiteFiles render_site(const book::Book& book, const filters::Resolution& resolution,
+                      const SiteOptions& options, Diagnostics& diags);
+
+// Writes a rendered site into `out` through a staged folder swapped in at the end.
+void write_site(const SiteFiles& files, const std::filesystem::path& out);
+
+// Writes only what differs from `previous` into the live folder `out` (each file atomically) and
+// removes files that are gone. Returns the relative paths of the HTML pages that changed.
+std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles& next,
+                                     const std::filesystem::path& out);
+
+// The page of a chapter relative to the site root ("en/ch04.html").
+std::string chapter_page(const book::Edition& edition, const std::string& key);
 
 }  // namespace bb::site

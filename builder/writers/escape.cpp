@@ -40,3 +40,82 @@ std::string sanitize_id(std::string_view s) {
 }
 
 }  // namespace bb::writers
+
+namespace bb::writers {
+
+void append_escaped_latex(std::string& out, std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    switch (c) {
+      case '\\': out += "\\textbackslash{}"; break;
+      case '{': out += "\\{"; break;
+      case '}': out += "\\}"; break;
+      case '$': out += "\\$"; break;
+      case '&': out += "\\&"; break;
+      case '#': out += "\\#"; break;
+      case '_': out += "\\_"; break;
+      case '%': out += "\\%"; break;
+      case '^': out += "\\textasciicircum{}"; break;
+      case '~': out += "\\textasciitilde{}"; break;
+      case '`': out += "\\textasciigrave{}"; break;
+      case '"':
+        out += "\\textquotedbl{}";
+        break;  // the TeX ligature would make it a closing quote
+      // TeX ligatures would turn `--` into a dash and `<<` into a guillemet in some fonts.
+      case '-':
+      case '<':
+      case '>':
+        out += c;
+        if (i + 1 < s.size() && s[i + 1] == c) out += "{}";
+        break;
+      default: out += c;
+    }
+  }
+}
+
+std::string escape_latex(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 16);
+  append_escaped_latex(out, s);
+  return out;
+}
+
+std::string escape_latex_url(std::string_view url) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (char c : url) {
+    unsigned char u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '%': out += "\\%"; break;
+      case '#': out += "\\#"; break;
+      case '~': out += "\\~"; break;
+      default:
+        if (c == '\\' || c == '{' || c == '}' || c == '^' || c == ' ' || u < 0x20) {
+          out += '%';
+          out += hex[u >> 4];
+          out += hex[u & 15];
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string latex_label(std::string_view key) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (char c : key) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if ((u < 0x80 && std::isalnum(u)) || c == '-' || c == ':' || c == '.' || c == '_') {
+      out += c;
+    } else {
+      out += '+';
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace bb::writers

@@ -225,8 +225,9 @@ class HtmlWriter {
   std::string href(const Node& n) const {
     const std::string* chapter = n.attr("chapter");
     const std::string* target = n.attr("target");
-    if (chapter && target) return opt_.xref ? opt_.xref(*chapter, *target) : "#" + *target;
-    return opt_.link ? opt_.link(n.url) : n.url;
+    if (chapter && target && opt_.xref) return opt_.xref(*chapter, *target);
+    if (!n.url.empty() || !target) return opt_.link ? opt_.link(n.url) : n.url;
+    return "#" + *target;
   }
 
   void math(const Node& n) {

@@ -1,0 +1,318 @@
+// The EPUB checks: container, package, XHTML well-formedness and link resolution.
+#include "check/epub_check.hpp"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "epub/addressing.hpp"
+#include "epub/zip.hpp"
+
+namespace bb::check {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct XmlDocDeleter {
+  void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
+};
+using XmlDoc = std::unique_ptr<xmlDoc, XmlDocDeleter>;
+
+struct XmlProblem {
+  int line = 0;
+  std::string message;
+};
+
+void collect_error(void* ctx, const xmlError* error) {
+  auto* problems = static_cast<std::vector<XmlProblem>*>(ctx);
+  std::string message = error->message ? error->message : "XML error";
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  problems->push_back({error->line, message});
+}
+
+// Parses XML without touching the network; every well-formedness error is returned.
+XmlDoc parse_xml(const std::string& data, const std::string& name, std::vector<XmlProblem>& problems) {
+  xmlSetStructuredErrorFunc(&problems, [](void* ctx, xmlError* e) { collect_error(ctx, e); });
+  XmlDoc doc(xmlReadMemory(data.data(), static_cast<int>(data.size()), name.c_str(), "UTF-8",
+                           XML_PARSE_NONET | XML_PARSE_NOWARNING));
+  xmlSetStructuredErrorFunc(nullptr, nullptr);
+  return doc;
+}
+
+std::string attr(const xmlNode* n, const char* name, const char* ns = nullptr) {
+  xmlChar* v =
+      ns ? xmlGetNsProp(n, reinterpret_cast<const xmlChar*>(name), reinterpret_cast<const xmlChar*>(ns))
+         : xmlGetNoNsProp(n, reinterpret_cast<const xmlChar*>(name));
+  if (!v) return {};
+  std::string s(reinterpret_cast<const char*>(v));
+  xmlFree(v);
+  return s;
+}
+
+bool has_attr(const xmlNode* n, const char* name) {
+  return xmlHasProp(n, reinterpret_cast<const xmlChar*>(name)) != nullptr;
+}
+
+std::string_view local_name(const xmlNode* n) {
+  return reinterpret_cast<const char*>(n->name);
+}
+
+template <typename F>
+void each_element(xmlNode* n, F&& f) {
+  for (; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE) continue;
+    f(n);
+    each_element(n->children, f);
+  }
+}
+
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() + 0 && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// The archive path `href` (relative to the entry `base`) names, with `.` and `..` resolved.
+std::string resolve(const std::string& base, const std::string& href) {
+  fs::path p = fs::path(base).parent_path() / percent_decode(href);
+  return p.lexically_normal().generic_string();
+}
+
+class EpubChecker {
+ public:
+  EpubChecker(const fs::path& name, Diagnostics& diags) : name_(name), diags_(diags) {}
+
+  void run(std::string bytes) {
+    check_mimetype_header(bytes);
+    std::string error;
+    auto zip = epub::ZipReader::open(std::move(bytes), error);
+    if (!zip) {
+      diags_.error({name_, 0, 0}, "not a valid ZIP archive: " + error);
+      return;
+    }
+    zip_ = &*zip;
+    if (zip->entries().empty() || zip->entries().front().name != "mimetype")
+      diags_.error({name_, 0, 0}, "the first entry of the archive must be `mimetype`");
+    std::string package_path = container();
+    if (package_path.empty()) return;
+    package(package_path);
+    for (const auto& [path, type] : manifest_)
+      if (type == "application/xhtml+xml") xhtml(path);
+    links();
+    for (const auto& e : zip->entries()) {
+      if (e.name == "mimetype" || e.name.starts_with("META-INF/") || e.name == package_path ||
+          e.name.ends_with("/"))
+        continue;
+      if (!manifest_.count(e.name))
+        diags_.warning(at(e.name), "file is in the archive but not in the manifest");
+    }
+  }
+
+ private:
+  SourceLoc at(const std::string& entry, int line = 0) const { return {name_ / entry, line, 0}; }
+
+  // The container's first bytes as reading systems sniff them: a stored `mimetype` entry, with no
+  // extra field, holding exactly `application/epub+zip`.
+  void check_mimetype_header(const std::string& b) {
+    auto u16 = [&](std::size_t off) {
+      return off + 1 < b.size() ? static_cast<unsigned>(static_cast<unsigned char>(b[off])) |
+                                      static_cast<unsigned>(static_cast<unsigned char>(b[off + 1])) << 8
+                                : 0u;
+    };
+    const std::string expected = "application/epub+zip";
+    if (b.size() < 30 || b.compare(0, 4, "PK\x03\x04") != 0) {
+      diags_.error({name_, 0, 0}, "not a ZIP archive (no local file header at the start)");
+      return;
+    }
+    if (u16(26) != 8 || b.compare(30, 8, "mimetype") != 0)
+      diags_.error({name_, 0, 0}, "the first entry of the archive must be `mimetype`");
+    else if (u16(8) != 0)
+      diags_.error(at("mimetype"), "`mimetype` must be stored, not compressed");
+    else if (u16(28) != 0)
+      diags_.error(at("mimetype"), "`mimetype` must not have an extra field in its local header");
+    else if (b.compare(38, expected.size(), expected) != 0 || u16(18) != expected.size())
+      diags_.error(at("mimetype"), "`mimetype` must contain exactly `application/epub+zip`");
+  }
+
+  XmlDoc parse(const std::string& entry) {
+    auto data = zip_->read(entry);
+    if (!data) {
+      diags_.error(at(entry), "missing from the archive");
+      return nullptr;
+    }
+    std::vector<XmlProblem> problems;
+    XmlDoc doc = parse_xml(*data, entry, problems);
+    for (const auto& p : problems) diags_.error(at(entry, p.line), "not well-formed XML: " + p.message);
+    if (!problems.empty()) return nullptr;
+    return doc;
+  }
+
+  std::string container() {
+    const std::string entry = "META-INF/container.xml";
+    if (!zip_->contains(entry)) {
+      diags_.error({name_, 0, 0}, "no META-INF/container.xml");
+      return {};
+    }
+    XmlDoc doc = parse(entry);
+    if (!doc) return {};
+    std::string path;
+    each_element(xmlDocGetRootElement(doc.get()), [&](xmlNode* n) {
+      if (local_name(n) == "rootfile" && path.empty()) {
+        path = attr(n, "full-path");
+        if (attr(n, "media-type") != "application/oebps-package+xml")
+          diags_.error(at(entry, xmlGetLineNo(n)),
+                       "rootfile media-type must be application/oebps-package+xml");
+      }
+    });
+    if (path.empty())
+      diags_.error(at(entry), "no rootfile names the package document");
+    else if (!zip_->contains(path))
+      diags_.error(at(entry), "the package document `" + path + "` is missing");
+    return zip_->contains(path) ? path : std::string();
+  }
+
+  void package(const std::string& entry) {
+    XmlDoc doc = parse(entry);
+    if (!doc) return;
+    xmlNode* root = xmlDocGetRootElement(doc.get());
+    std::string unique_id = attr(root, "unique-identifier");
+    std::set<std::string> ids;
+    std::map<std::string, std::string> properties;
+    bool identifier = false, title = false, language = false, modified = false, nav = false;
+    std::vector<std::pair<std::string, int>> spine;
+    each_element(root, [&](xmlNode* n) {
+      std::string_view name = local_name(n);
+      int line = static_cast<int>(xmlGetLineNo(n));
+      if (name == "identifier" && attr(n, "id") == unique_id) identifier = true;
+      if (name == "title") title = true;
+      if (name == "language") language = true;
+      if (name == "meta" && attr(n, "property") == "dcterms:modified") modified = true;
+      if (name == "item") {
+        std::string id = attr(n, "id"), href = attr(n, "href"), type = attr(n, "media-type");
+        ids.insert(id);
+        if (epub::has_scheme(href)) {
+          diags_.error(at(entry, line), "manifest item `" + id + "` is remote: `" + href + "`");
+          return;
+        }
+        std::string path = resolve(entry, href);
+        if (!zip_->contains(path))
+          diags_.error(at(entry, line),
+                       "manifest item `" + id + "` names `" + path + "`, which is not in the archive");
+        manifest_[path] = type;
+        std::string props = attr(n, "properties");
+        if ((" " + props + " ").find(" nav ") != std::string::npos) nav = true;
+        properties[path] = props;
+      }
+      if (name == "itemref") spine.emplace_back(attr(n, "idref"), line);
+    });
+    if (!identifier)
+      diags_.error(at(entry), "no dc:identifier matches unique-identifier `" + unique_id + "`");
+    if (!title) diags_.error(at(entry), "no dc:title");
+    if (!language) diags_.error(at(entry), "no dc:language");
+    if (!modified) diags_.error(at(entry), "no dcterms:modified");
+    if (!nav) diags_.error(at(entry), "no manifest item has the `nav` property");
+    if (spine.empty()) diags_.error(at(entry), "the spine is empty");
+    for (const auto& [idref, line] : spine)
+      if (!ids.count(idref))
+        diags_.error(at(entry, line), "spine item `" + idref + "` is not in the manifest");
+  }
+
+  void xhtml(const std::string& entry) {
+    XmlDoc doc = parse(entry);
+    if (!doc) return;
+    xmlNode* root = xmlDocGetRootElement(doc.get());
+    auto& ids = ids_[entry];
+    if (!has_attr(root, "lang") || attr(root, "lang", "http://www.w3.org/XML/1998/namespace").empty())
+      diags_.error(at(entry, static_cast<int>(xmlGetLineNo(root))),
+                   "the html element needs both lang and xml:lang");
+    each_element(root, [&](xmlNode* n) {
+      int line = static_cast<int>(xmlGetLineNo(n));
+      std::string id = attr(n, "id");
+      if (!id.empty() && !ids.insert(id).second) diags_.error(at(entry, line), "duplicate id `" + id + "`");
+      for (const char* a : {"href", "src"}) {
+        if (!has_attr(n, a)) continue;
+        std::string url = attr(n, a);
+        bool resource = std::string_view(a) == "src" || local_name(n) == "link";
+        refs_.push_back({entry, line, url, resource});
+      }
+    });
+  }
+
+  void links() {
+    for (const auto& r : refs_) {
+      if (r.url.empty()) continue;
+      if (epub::has_scheme(r.url) || r.url.starts_with("//")) {
+        if (r.resource)
+          diags_.error(at(r.entry, r.line), "remote resource `" + r.url + "`: an EPUB carries its resources");
+        continue;
+      }
+      std::size_t hash = r.url.find('#');
+      std::string file = r.url.substr(0, hash);
+      std::string fragment = hash == std::string::npos ? "" : percent_decode(r.url.substr(hash + 1));
+      std::string target = file.empty() ? r.entry : resolve(r.entry, file);
+      if (!zip_->contains(target)) {
+        diags_.error(at(r.entry, r.line),
+                     "`" + r.url + "` names `" + target + "`, which is not in the archive");
+        continue;
+      }
+      if (!manifest_.count(target)) {
+        diags_.error(at(r.entry, r.line),
+                     "`" + r.url + "` names `" + target + "`, which is not in the manifest");
+        continue;
+      }
+      if (fragment.empty()) continue;
+      auto it = ids_.find(target);
+      if (it == ids_.end() || !it->second.count(fragment))
+        diags_.error(at(r.entry, r.line), "`" + r.url + "`: no id `" + fragment + "` in " + target);
+    }
+  }
+
+  struct Ref {
+    std::string entry;
+    int line;
+    std::string url;
+    bool resource;  // loaded by the reading system (img src, stylesheet), not followed by the reader
+  };
+
+  fs::path name_;
+  Diagnostics& diags_;
+  const epub::ZipReader* zip_ = nullptr;
+  std::map<std::string, std::string> manifest_;  // archive path → media type
+  std::map<std::string, std::set<std::string>> ids_;
+  std::vector<Ref> refs_;
+};
+
+}  // namespace
+
+void check_epub_bytes(std::string bytes, const fs::path& name, Diagnostics& diags) {
+  EpubChecker(name, diags).run(std::move(bytes));
+}
+
+void check_epub(const fs::path& file, Diagnostics& diags) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    diags.error({file, 0, 0}, "cannot read the EPUB");
+    return;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  check_epub_bytes(ss.str(), file, diags);
+}
+
+}  // namespace bb::check

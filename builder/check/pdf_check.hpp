@@ -1,0 +1,37 @@
+// `bookbuild check pdf`: what a reader of the PDF would notice, checked with Poppler.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "book/book.hpp"
+#include "diag/diagnostics.hpp"
+
+namespace bb::check {
+
+struct PdfExpectations {
+  std::vector<std::string> chapter_titles;  // in reading order: one top-level bookmark each
+  std::filesystem::path tex_log;            // XeLaTeX's log, for missing-character warnings ("" to skip)
+};
+
+struct PdfFacts {
+  int pages = 0;
+  int top_bookmarks = 0;
+  int fonts = 0;
+  int unembedded_fonts = 0;
+};
+
+// Checks one PDF: it opens and has pages; one top-level bookmark per chapter, in order, titled like
+// the chapter; every chapter title appears in the text; no U+FFFD and no `??` (an unresolved
+// reference) in the text; every font embedded; no "Missing character" in the XeLaTeX log. Problems
+// are errors at the PDF's path.
+PdfFacts check_pdf(const std::filesystem::path& pdf, const PdfExpectations& expect, Diagnostics& diags);
+
+// Checks the PDF of every loaded edition in <out>/pdf (as written by `bookbuild pdf`), printing one
+// summary line per edition to `out`.
+void check_pdfs(const book::Book& book, const std::filesystem::path& out_dir, Diagnostics& diags,
+                std::ostream& out);
+
+}  // namespace bb::check

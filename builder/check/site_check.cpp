@@ -1,0 +1,155 @@
+// The site check reads every page with libxml2's HTML parser, collects the ids each page defines and
+// the references it makes, then resolves every internal reference against the files on disk.
+#include "check/site_check.hpp"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace bb::check {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct DocFree {
+  void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
+};
+using DocPtr = std::unique_ptr<xmlDoc, DocFree>;
+
+struct Reference {
+  std::string url;
+  int line = 0;
+};
+
+struct Page {
+  std::set<std::string> ids;
+  std::vector<Reference> refs;
+};
+
+std::string attr(xmlNode* n, const char* name) {
+  xmlChar* v = xmlGetProp(n, reinterpret_cast<const xmlChar*>(name));
+  if (!v) return {};
+  std::string s(reinterpret_cast<const char*>(v));
+  xmlFree(v);
+  return s;
+}
+
+void collect(xmlNode* n, Page& page) {
+  for (; n; n = n->next) {
+    if (n->type == XML_ELEMENT_NODE) {
+      std::string id = attr(n, "id");
+      if (!id.empty()) page.ids.insert(id);
+      std::string name = reinterpret_cast<const char*>(n->name);
+      if (name == "a" && !attr(n, "name").empty()) page.ids.insert(attr(n, "name"));
+      const char* ref_attr = name == "a" || name == "link"         ? "href"
+                             : (name == "img" || name == "script") ? "src"
+                                                                   : nullptr;
+      if (ref_attr) {
+        std::string url = attr(n, ref_attr);
+        if (!url.empty()) page.refs.push_back({url, static_cast<int>(xmlGetLineNo(n))});
+      }
+      collect(n->children, page);
+    }
+  }
+}
+
+bool external(const std::string& url) {
+  auto colon = url.find(':');
+  auto slash = url.find('/');
+  return url.starts_with("//") ||
+         (colon != std::string::npos && (slash == std::string::npos || colon < slash));
+}
+
+std::string percent_decode(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+SiteCheckStats check_site(const fs::path& site, Diagnostics& diags) {
+  SiteCheckStats stats;
+  if (!fs::is_directory(site)) {
+    diags.error({site, 0, 0}, "no site here: build it first with `bookbuild site`");
+    return stats;
+  }
+  std::map<fs::path, Page> pages;
+  for (const auto& f : fs::recursive_directory_iterator(site)) {
+    if (!f.is_regular_file() || f.path().extension() != ".html") continue;
+    std::ifstream in(f.path(), std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    std::string html = ss.str();
+    DocPtr doc(htmlReadMemory(html.data(), static_cast<int>(html.size()), f.path().c_str(), "UTF-8",
+                              HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET));
+    Page page;
+    if (doc) collect(xmlDocGetRootElement(doc.get()), page);
+    pages[fs::weakly_canonical(f.path())] = std::move(page);
+  }
+  stats.pages = pages.size();
+  fs::path root = fs::weakly_canonical(site);
+  for (const auto& [path, page] : pages) {
+    // The 404 page is served at any depth, so its links are site-absolute.
+    bool site_absolute_ok = path.filename() == "404.html";
+    for (const auto& ref : page.refs) {
+      if (external(ref.url)) continue;
+      ++stats.links;
+      std::string url = ref.url.substr(0, ref.url.find('?'));
+      std::string file = percent_decode(url.substr(0, url.find('#')));
+      std::string frag =
+          url.find('#') == std::string::npos ? "" : percent_decode(url.substr(url.find('#') + 1));
+      fs::path target;
+      if (file.empty())
+        target = path;
+      else if (file.starts_with("/"))
+        target = fs::weakly_canonical(root / file.substr(1));
+      else
+        target = fs::weakly_canonical(path.parent_path() / file);
+      if (file.starts_with("/") && !site_absolute_ok) {
+        diags.error({path, ref.line, 0},
+                    "site-absolute link `" + ref.url + "` breaks when the site is not at a domain root");
+        ++stats.problems;
+        continue;
+      }
+      if (fs::is_directory(target)) target /= "index.html";
+      auto [a, b] = std::mismatch(root.begin(), root.end(), target.begin(), target.end());
+      if (a != root.end()) {
+        diags.error({path, ref.line, 0}, "link `" + ref.url + "` leaves the site");
+        ++stats.problems;
+        continue;
+      }
+      if (!fs::exists(target)) {
+        diags.error({path, ref.line, 0}, "link `" + ref.url + "` leads to a missing file");
+        ++stats.problems;
+        continue;
+      }
+      if (!frag.empty()) {
+        auto it = pages.find(target);
+        if (it != pages.end() && !it->second.ids.count(frag)) {
+          diags.error({path, ref.line, 0},
+                      "link `" + ref.url + "`: no element with id `" + frag + "` on that page");
+          ++stats.problems;
+        }
+      }
+    }
+  }
+  return stats;
+}
+
+}  // namespace bb::check

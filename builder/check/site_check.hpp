@@ -1,0 +1,19 @@
+// `bookbuild check site`: every internal link, #fragment, image, stylesheet and script of the built
+// site exists; each problem is reported with the page that refers to it.
+#pragma once
+
+#include <filesystem>
+
+#include "diag/diagnostics.hpp"
+
+namespace bb::check {
+
+struct SiteCheckStats {
+  std::size_t pages = 0;
+  std::size_t links = 0;
+  std::size_t problems = 0;
+};
+
+SiteCheckStats check_site(const std::filesystem::path& site, Diagnostics& diags);
+
+}  // namespace bb::check

@@ -1,0 +1,359 @@
+// The EPUB builder: copies each chapter's tree into the EPUB's addressing, renders it as XHTML with
+// the HTML writer, adds the figures (PDFs through the shared cache), the package and navigation
+// documents, and zips it all in a fixed order with fixed timestamps.
+#include "epub/epub.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "epub/addressing.hpp"
+#include "epub/package.hpp"
+#include "epub/source.hpp"
+#include "epub/zip.hpp"
+#include "figures/figures.hpp"
+#include "output/staging.hpp"
+#include "writers/escape.hpp"
+#include "writers/html.hpp"
+#include "writers/template.hpp"
+
+namespace bb::epub {
+
+namespace fs = std::filesystem;
+using doc::Kind;
+using doc::Node;
+using writers::escape_xml;
+
+namespace {
+
+constexpr const char* kPackageDir = "EPUB/";
+constexpr const char* kStylesheet = "book.css";
+
+// The few words the EPUB adds itself, in the edition's language.
+struct Words {
+  const char* contents;
+  const char* landmarks;
+  const char* cover;
+};
+
+Words words_for(std::string_view lang) {
+  if (lang.starts_with("zh-Hant") || lang == "zh-TW" || lang == "zh-HK") return {"目錄", "導覽", "封面"};
+  if (lang.starts_with("zh")) return {"目录", "导览", "封面"};
+  if (lang.starts_with("ru")) return {"Содержание", "Ориентиры", "Обложка"};
+  return {"Contents", "Landmarks", "Cover"};
+}
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw FatalError("cannot read " + p.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool is_remote(std::string_view url) {
+  return has_scheme(url) || url.starts_with("//");
+}
+
+// Images keep their path relative to the edition folder, as on the site (`images/figure-4-1.png`),
+// limited to characters every reading system and epubcheck accept in a file name. A name that had to
+// change (a path outside the edition folder, spaces, non-ASCII) gets a short hash to stay unique.
+std::string image_href(const fs::path& source, const std::string& ext, const fs::path& folder,
+                       std::set<std::string>& used) {
+  fs::path rel = source.lexically_relative(folder);
+  if (rel.empty()) rel = source.filename();
+  rel.replace_extension(ext);
+  std::string name;
+  bool changed = false;
+  for (const auto& part : rel) {
+    std::string s = part.string();
+    if (s == ".." || s == ".") {
+      changed = true;
+      continue;
+    }
+    if (!name.empty()) name += '/';
+    for (char c : s) {
+      unsigned char u = static_cast<unsigned char>(c);
+      if (std::isalnum(u) || c == '-' || c == '_' || c == '.') {
+        name += c;
+      } else {
+        name += '_';
+        changed = true;
+      }
+    }
+  }
+  if (name.find('/') == std::string::npos) name = "images/" + name;  // not beside the package document
+  if (changed || used.count(name)) {
+    std::string stem = name.substr(0, name.size() - ext.size());
+    name = stem + "-" + figures::sha256_hex(source.string()).substr(0, 8) + ext;
+  }
+  used.insert(name);
+  return name;
+}
+
+std::string heading_label(const Node& h) {
+  std::string text = doc::plain_text(h.children);
+  return h.number.empty() ? text : h.number + " " + text;
+}
+
+// The chapter and its level-2 sections (with their level-3 subsections) for the navigation document.
+NavEntry nav_entry(const Node& root, const book::Chapter& c, const std::string& href) {
+  NavEntry entry{c.title.empty() ? c.key : c.title, href, {}};
+  bool titled = false;
+  for (const auto& n : root.children) {
+    if (n.kind != Kind::Heading) continue;
+    std::string label = heading_label(n);
+    if (label.empty()) continue;
+    if (n.level == 1 && !titled) {
+      entry.label = label;
+      titled = true;
+    } else if (n.level == 2 && !n.id.empty()) {
+      entry.children.push_back({label, href + "#" + n.id, {}});
+    } else if (n.level == 3 && !n.id.empty() && !entry.children.empty()) {
+      entry.children.back().children.push_back({label, href + "#" + n.id, {}});
+    }
+  }
+  return entry;
+}
+
+fs::path find_cover(const EpubOptions& options, const fs::path& folder) {
+  if (!options.cover.empty()) return options.cover;
+  for (const char* name : {"cover.png", "cover.jpg", "cover.jpeg"})
+    if (fs::is_regular_file(folder / name)) return folder / name;
+  return {};
+}
+
+SourceInfo source_of(const book::Book& book, const EpubOptions& options) {
+  std::vector<fs::path> files;
+  if (!book.config.config_file.empty()) files.push_back(book.config.config_file);
+  for (const auto& eb : book.editions)
+    for (const auto& c : eb.chapters) files.push_back(c.path);
+  SourceInfo info = source_info(book.config.root, files);
+  if (options.modified) info.time = *options.modified;
+  return info;
+}
+
+// Runs f(0) ... f(n-1) on up to one thread per core.
+template <typename F>
+void parallel_for(std::size_t n, F&& f) {
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < n;) f(i);
+  };
+  std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), n);
+  std::vector<std::jthread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+}
+
+// `roots` are the edition's chapter trees, which the EPUB rewrites to its own addressing.
+std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionBook& eb,
+                                    std::vector<Node> roots, const EpubOptions& options,
+                                    const SourceInfo& source, Diagnostics& diags) {
+  const book::Edition& e = eb.edition;
+  const fs::path folder = fs::weakly_canonical(book.config.root / e.folder);
+  const Words words = words_for(e.lang);
+
+  Addressing a;
+  a.repository_root = source.repository;
+  std::string repo =
+      normalize_repository_url(options.repository.empty() ? book.config.repository : options.repository);
+  if (!repo.empty()) a.repository_blob = repo + "/blob/" + source.commit + "/";
+
+  // Ids the EPUB can point at.
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    const auto& c = eb.chapters[i];
+    a.chapters.push_back({c.key, c.key + ".xhtml", c.path.lexically_normal(), assign_ids(roots[i])});
+  }
+
+  // Figures: each image file once, prepared in parallel (PDFs rendered, or taken from the cache).
+  std::vector<figures::Request> requests;
+  std::set<fs::path> requested;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    doc::walk(roots[i], [&](const Node& n) {
+      if (n.kind != Kind::Image || n.url.empty() || is_remote(n.url)) return;
+      fs::path p = local_path(a.chapters[i].manuscript, n.url);
+      if (requested.insert(p).second) requests.push_back({p, n.loc});
+    });
+  }
+  fs::path cover = find_cover(options, folder);
+  if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}});
+  figures::FigureCache cache(options.figure_cache);
+  auto prepared = cache.prepare_all(requests, diags);
+
+  std::set<std::string> used;
+  std::vector<std::pair<std::string, figures::Prepared>> images;  // href → file
+  std::string cover_href;
+  if (!cover.empty() && prepared.back()) {
+    cover_href = "cover-image" + prepared.back()->extension;
+    used.insert(cover_href);
+    images.emplace_back(cover_href, *prepared.back());
+  }
+  for (std::size_t i = 0; i < requests.size() - (cover.empty() ? 0 : 1); ++i) {
+    if (!prepared[i]) continue;
+    std::string href = image_href(requests[i].source, prepared[i]->extension, folder, used);
+    a.images[requests[i].source] = href;
+    images.emplace_back(href, *prepared[i]);
+  }
+  std::sort(images.begin(), images.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+
+  for (std::size_t i = 0; i < roots.size(); ++i) rewrite_links(roots[i], a.chapters[i], a, diags);
+
+  PackageDocument package;
+  package.metadata = {
+      identifier_for((repo.empty() ? "bookbuild:" + book_name(book.config) : repo) + "#" + e.id),
+      e.title.empty() ? book.config.title : e.title,
+      e.subtitle,
+      book.config.authors,
+      e.lang,
+      book.config.rights,
+      source.time};
+  package.manifest.push_back({"nav", "nav.xhtml", "application/xhtml+xml", "nav"});
+  package.manifest.push_back({"css", kStylesheet, "text/css", ""});
+
+  std::vector<EpubFile> files;
+  files.push_back({"mimetype", "application/epub+zip", false});
+  files.push_back(
+      {"META-INF/container.xml", container_document(std::string(kPackageDir) + "package.opf"), true});
+  std::size_t package_slot = files.size();
+  files.push_back({});  // the package document, written once the manifest is complete
+  std::size_t nav_slot = files.size();
+  files.push_back({});
+  files.push_back({std::string(kPackageDir) + kStylesheet, writers::load_template("epub/book.css"), true});
+
+  const std::string title = escape_xml(package.metadata.title);
+  NavDocument nav{e.lang, package.metadata.title, words.contents, words.landmarks, kStylesheet, {}, {}};
+  if (!cover_href.empty()) {
+    files.push_back({std::string(kPackageDir) + "cover.xhtml",
+                     writers::fill_template(writers::load_template("epub/cover.xhtml"),
+                                            {{"lang", escape_xml(e.lang)},
+                                             {"title", title},
+                                             {"stylesheet", kStylesheet},
+                                             {"image", escape_xml(cover_href)}},
+                                            "epub/cover.xhtml"),
+                     true});
+    package.manifest.push_back({"cover", "cover.xhtml", "application/xhtml+xml", ""});
+    package.spine.push_back("cover");
+    nav.landmarks.push_back({"cover", words.cover, "cover.xhtml"});
+  }
+  package.spine.push_back("nav");
+  nav.landmarks.push_back({"toc", words.contents, "nav.xhtml#toc"});
+
+  // The chapters are rendered in parallel; everything after is in reading order.
+  std::vector<std::string> contents(roots.size());
+  std::vector<char> has_mathml(roots.size(), 0);
+  parallel_for(roots.size(), [&](std::size_t i) {
+    writers::HtmlOptions ho;
+    ho.xhtml = true;
+    ho.math = [&](const Node& n) {
+      MathMarkup m = options.math(n, diags);
+      if (m.mathml) has_mathml[i] = 1;
+      return m.markup;
+    };
+    contents[i] = writers::render_html(roots[i], ho);
+  });
+  const std::string chapter_template = writers::load_template("epub/chapter.xhtml");
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    const book::Chapter& c = eb.chapters[i];
+    const ChapterFile& f = a.chapters[i];
+    bool mathml = has_mathml[i] != 0;
+    std::string content = std::move(contents[i]);
+    files.push_back({std::string(kPackageDir) + f.href,
+                     writers::fill_template(chapter_template,
+                                            {{"lang", escape_xml(e.lang)},
+                                             {"title", escape_xml(c.title.empty() ? c.key : c.title)},
+                                             {"stylesheet", kStylesheet},
+                                             {"section_type", c.number == 0 ? "preface" : "chapter"},
+                                             {"content", content}},
+                                            "epub/chapter.xhtml"),
+                     true});
+    std::string id = "c-" + c.key;
+    package.manifest.push_back({id, f.href, "application/xhtml+xml", mathml ? "mathml" : ""});
+    package.spine.push_back(id);
+    nav.toc.push_back(nav_entry(roots[i], c, f.href));
+    if (i == 0 || (c.number > 0 && eb.chapters[i - 1].number == 0)) {
+      // The body starts at the first numbered chapter (after a preface), or at the first file.
+      std::erase_if(nav.landmarks, [](const NavLandmark& l) { return l.type == "bodymatter"; });
+      nav.landmarks.push_back({"bodymatter", nav.toc.back().label, f.href});
+    }
+  }
+
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    const auto& [href, img] = images[i];
+    bool is_cover = href == cover_href;
+    std::string id = is_cover ? "cover-image" : "img-" + std::to_string(i + 1);
+    package.manifest.push_back({id, href, img.media_type, is_cover ? "cover-image" : ""});
+    if (is_cover) package.cover_image_id = id;
+    // PNG, JPEG and GIF are compressed already; deflating them again only costs time.
+    files.push_back(
+        {std::string(kPackageDir) + href, read_bytes(img.file), img.media_type == "image/svg+xml"});
+  }
+
+  files[package_slot] = {std::string(kPackageDir) + "package.opf", package_document(package), true};
+  files[nav_slot] = {std::string(kPackageDir) + "nav.xhtml", nav_document(nav), true};
+  return files;
+}
+
+}  // namespace
+
+MathMarkup tex_as_text(const doc::Node& math, Diagnostics&) {
+  bool display = math.kind == Kind::DisplayMath;
+  return {(display ? "\\[" : "\\(") + escape_xml(math.text) + (display ? "\\]" : "\\)"), false};
+}
+
+std::string book_name(const book::Config& config) {
+  std::string raw = normalize_repository_url(config.repository);
+  raw = raw.empty() ? config.root.filename().string() : raw.substr(raw.find_last_of('/') + 1);
+  std::string name;
+  for (char c : raw) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u))
+      name += static_cast<char>(std::tolower(u));
+    else if (!name.empty() && name.back() != '-')
+      name += '-';
+  }
+  while (!name.empty() && name.back() == '-') name.pop_back();
+  return name.empty() ? "book" : name;
+}
+
+std::vector<EpubFile> build_files(const book::Book& book, const book::EditionBook& edition,
+                                  const EpubOptions& options, Diagnostics& diags) {
+  std::vector<Node> roots;
+  for (const auto& c : edition.chapters) roots.push_back(c.root);
+  return build_edition(book, edition, std::move(roots), options, source_of(book, options), diags);
+}
+
+std::string zip_files(std::vector<EpubFile> files, std::time_t modified) {
+  ZipWriter zip;
+  for (auto& f : files) zip.add(f.name, std::move(f.data), f.compress);
+  return zip.finish(modified);
+}
+
+std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, Diagnostics& diags) {
+  const SourceInfo source = source_of(book, options);
+  const std::string name = options.name.empty() ? book_name(book.config) : options.name;
+  std::vector<std::pair<fs::path, std::string>> outputs;
+  for (auto& eb : book.editions) {
+    std::vector<Node> roots;
+    for (auto& c : eb.chapters) roots.push_back(std::move(c.root));
+    auto files = build_edition(book, eb, std::move(roots), options, source, diags);
+    outputs.emplace_back(options.out / (name + "-" + eb.edition.id + ".epub"),
+                         zip_files(std::move(files), source.time));
+  }
+  std::vector<fs::path> written;
+  if (diags.has_errors()) return written;  // the previous EPUBs stay as they were
+  fs::create_directories(options.out);
+  for (const auto& [path, bytes] : outputs) {
+    output::write_file_atomic(path, bytes);
+    written.push_back(path);
+    if (!options.quiet) std::cerr << "epub: " << path.string() << " (" << bytes.size() / 1024 << " KiB)\n";
+  }
+  return written;
+}
+
+}  // namespace bb::epub

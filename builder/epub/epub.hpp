@@ -1,0 +1,65 @@
+// The EPUB builder: one EPUB 3 per edition, from the parsed (and resolved) book. See docs/epub.md.
+#pragma once
+
+#include <ctime>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "book/book.hpp"
+#include "diag/diagnostics.hpp"
+#include "doc/tree.hpp"
+
+namespace bb::epub {
+
+// What a math node becomes in the XHTML. `mathml` tells the package document to declare the
+// chapter's `mathml` property.
+struct MathMarkup {
+  std::string markup;
+  bool mathml = false;
+};
+// Renders an InlineMath or DisplayMath node; problems go to the diagnostics at the node's place.
+// Called from several threads at once (chapters are rendered in parallel).
+using MathRenderer = std::function<MathMarkup(const doc::Node& math, Diagnostics& diags)>;
+
+// The fallback renderer: the TeX source, escaped, between \( \) or \[ \] (no MathML).
+MathMarkup tex_as_text(const doc::Node& math, Diagnostics& diags);
+
+struct EpubOptions {
+  std::filesystem::path out;           // the folder the EPUBs are written to (<out>/epub)
+  std::filesystem::path figure_cache;  // <out>/.cache/figures, shared with the site
+  std::string name;                    // file name stem; "" = book_name(config)
+  std::string repository;              // overrides the configuration's repository URL
+  std::filesystem::path cover;         // cover image; "" = <edition folder>/cover.{png,jpg,jpeg}, if any
+  MathRenderer math = tex_as_text;
+  std::optional<std::time_t> modified;  // overrides SOURCE_DATE_EPOCH and the commit time
+  bool quiet = false;
+};
+
+// One file of the archive, in archive order.
+struct EpubFile {
+  std::string name;  // path inside the archive
+  std::string data;
+  bool compress = true;
+};
+
+// The name EPUB files are given: the repository's name when the book has a repository URL, else the
+// book folder's name, reduced to lower-case ASCII letters, digits and `-`.
+std::string book_name(const book::Config& config);
+
+// The archive entries of one edition's EPUB, `mimetype` first. Problems go to `diags`.
+std::vector<EpubFile> build_files(const book::Book& book, const book::EditionBook& edition,
+                                  const EpubOptions& options, Diagnostics& diags);
+
+// The bytes of the EPUB for the given entries (all entries stamped with `modified`).
+std::string zip_files(std::vector<EpubFile> files, std::time_t modified);
+
+// Builds the EPUB of every loaded edition into options.out/<name>-<edition>.epub. Nothing is
+// written when there are errors; each file is replaced atomically. Returns the paths written.
+// The book is taken by value: its chapter trees are rewritten in place, not copied.
+std::vector<std::filesystem::path> build_epubs(book::Book book, const EpubOptions& options,
+                                               Diagnostics& diags);
+
+}  // namespace bb::epub

@@ -1,0 +1,73 @@
+// Owning wrappers over libzip's zip_t*: an archive written in memory, and one read back from bytes.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct zip;
+struct zip_source;
+
+namespace bb::epub {
+
+// Builds a ZIP archive in memory. Entries are written in the order they are added, each with the
+// same fixed timestamp and permissions, so that the same entries always give the same bytes.
+class ZipWriter {
+ public:
+  ZipWriter();
+  ~ZipWriter();
+  ZipWriter(const ZipWriter&) = delete;
+  ZipWriter& operator=(const ZipWriter&) = delete;
+
+  // Adds an entry; `compress` = deflate, else stored (as the EPUB's `mimetype` must be).
+  void add(const std::string& name, std::string data, bool compress);
+  // Deflates the entries (in parallel), closes the archive and returns its bytes. Timestamps are
+  // `mtime` as an MS-DOS UTC date.
+  std::string finish(std::time_t mtime);
+
+ private:
+  struct Pending {
+    std::string name;
+    std::string data;
+    bool compress;
+  };
+  struct Precompressed;
+  zip_source* source_ = nullptr;
+  struct zip* archive_ = nullptr;
+  std::vector<Pending> pending_;  // added to the archive, in order, by finish()
+};
+
+struct ZipEntryInfo {
+  std::string name;
+  bool stored = false;  // no compression
+  std::uint64_t size = 0;
+};
+
+// Reads an archive from its bytes (kept by the reader).
+class ZipReader {
+ public:
+  // Returns nullopt and sets `error` when the bytes are not a consistent ZIP archive.
+  static std::optional<ZipReader> open(std::string bytes, std::string& error);
+  ZipReader(ZipReader&& other) noexcept;
+  ZipReader& operator=(ZipReader&&) = delete;
+  ZipReader(const ZipReader&) = delete;
+  ~ZipReader();
+
+  [[nodiscard]] const std::vector<ZipEntryInfo>& entries() const { return entries_; }
+  [[nodiscard]] bool contains(std::string_view name) const;
+  // The uncompressed content of an entry, or nullopt when there is none by that name.
+  [[nodiscard]] std::optional<std::string> read(std::string_view name) const;
+  [[nodiscard]] const std::string& bytes() const { return *bytes_; }
+
+ private:
+  ZipReader() = default;
+  std::unique_ptr<std::string> bytes_;
+  struct zip* archive_ = nullptr;
+  std::vector<ZipEntryInfo> entries_;
+};
+
+}  // namespace bb::epub

@@ -1,0 +1,174 @@
+// Figure preparation: existence and Git LFS checks, PDF → PNG with Poppler (pdf_render.cpp), and the
+// content-hash cache.
+#include "figures/figures.hpp"
+
+#include <dlfcn.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "figures/pdf_render.h"
+
+namespace bb::figures {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<std::string> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string lower_extension(const fs::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+// The renderer module (builder/figures/pdf_render.cpp), loaded on the first PDF that is not cached.
+// BOOKBUILD_PDF_MODULE overrides where it is looked for (an installed bookbuild, say).
+bookbuild_render_pdf_fn renderer(std::string& error) {
+  static std::once_flag once;
+  static bookbuild_render_pdf_fn fn = nullptr;
+  static std::string load_error;
+  std::call_once(once, [] {
+    const char* env = std::getenv("BOOKBUILD_PDF_MODULE");
+    std::string path = env && *env ? env : BOOKBUILD_PDF_MODULE;
+    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!module) {
+      const char* e = dlerror();
+      load_error = "cannot load the PDF renderer " + path + ": " + (e ? e : "unknown error");
+      return;
+    }
+    fn = reinterpret_cast<bookbuild_render_pdf_fn>(dlsym(module, "bookbuild_render_pdf"));
+    if (!fn) load_error = "the PDF renderer " + path + " has no bookbuild_render_pdf";
+  });
+  error = load_error;
+  return fn;
+}
+
+// Renders the first page of a PDF to a PNG `width` pixels wide. Returns an error message, or "".
+std::string render_pdf(const std::string& pdf, const fs::path& png, int width) {
+  std::string error;
+  bookbuild_render_pdf_fn render = renderer(error);
+  if (!render) return error;
+  // Written aside and renamed, so that a concurrent build never reads half a PNG.
+  static std::atomic<unsigned> counter{0};
+  fs::path tmp = png.parent_path() / ("." + png.filename().string() + ".tmp-" + std::to_string(getpid()) +
+                                      "-" + std::to_string(counter++));
+  char message[512] = "";
+  if (render(pdf.data(), pdf.size(), tmp.c_str(), width, message, sizeof message) != 0) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    return message;
+  }
+  std::error_code ec;
+  fs::rename(tmp, png, ec);
+  if (ec) return "cannot write " + png.string() + ": " + ec.message();
+  return {};
+}
+
+}  // namespace
+
+std::string media_type_of(const fs::path& file) {
+  static const std::map<std::string, std::string> types = {
+      {".png", "image/png"}, {".jpg", "image/jpeg"},    {".jpeg", "image/jpeg"},
+      {".gif", "image/gif"}, {".svg", "image/svg+xml"},
+  };
+  auto it = types.find(lower_extension(file));
+  return it == types.end() ? std::string() : it->second;
+}
+
+bool is_lfs_pointer(std::string_view head) {
+  return head.starts_with("version https://git-lfs.github.com/spec/v1");
+}
+
+std::string sha256_hex(std::string_view data) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += hex[md[i] >> 4];
+    out += hex[md[i] & 15];
+  }
+  return out;
+}
+
+std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics& diags) const {
+  const fs::path& src = request.source;
+  std::error_code ec;
+  if (!fs::is_regular_file(src, ec)) {
+    diags.error(request.loc, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")");
+    return std::nullopt;
+  }
+  std::string ext = lower_extension(src);
+  bool pdf = ext == ".pdf";
+  if (!pdf && media_type_of(src).empty()) {
+    diags.error(request.loc, "image `" + src.filename().string() +
+                                 "` is not in a format the outputs accept (PNG, JPEG, GIF, SVG or PDF)");
+    return std::nullopt;
+  }
+  // Only the first bytes are needed to spot an LFS pointer; a PDF is read whole for its hash.
+  std::string head;
+  {
+    std::ifstream in(src, std::ios::binary);
+    head.resize(64);
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  if (is_lfs_pointer(head)) {
+    diags.error(request.loc, "image `" + src.filename().string() +
+                                 "` is a Git LFS pointer, not the image: run `git lfs pull`");
+    return std::nullopt;
+  }
+  if (!pdf) return Prepared{src, src, media_type_of(src), ext};
+
+  auto content = read_file(src);
+  if (!content) {
+    diags.error(request.loc, "cannot read image `" + src.string() + "`");
+    return std::nullopt;
+  }
+  // The key covers the renderer's settings, so that changing them never serves a stale PNG.
+  std::string key = sha256_hex(*content + "\npdf-to-png width=" + std::to_string(kRenderWidth));
+  fs::path png = dir_ / (key + ".png");
+  if (!fs::is_regular_file(png, ec)) {
+    fs::create_directories(dir_, ec);
+    std::string error = render_pdf(*content, png, kRenderWidth);
+    if (!error.empty()) {
+      diags.error(request.loc, "figure `" + src.filename().string() + "`: " + error);
+      return std::nullopt;
+    }
+  }
+  return Prepared{src, png, "image/png", ".png"};
+}
+
+std::vector<std::optional<Prepared>> FigureCache::prepare_all(const std::vector<Request>& requests,
+                                                              Diagnostics& diags) const {
+  std::vector<std::optional<Prepared>> out(requests.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < requests.size();) out[i] = prepare(requests[i], diags);
+  };
+  unsigned n = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), requests.size());
+  std::vector<std::jthread> threads;
+  for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
+  work();
+  return out;
+}
+
+}  // namespace bb::figures

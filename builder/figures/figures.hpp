@@ -1,0 +1,59 @@
+// Figures for the outputs: checks the images a manuscript references and converts what an output
+// cannot show (PDF) into what it can (PNG), through a content-addressed cache shared by the site and
+// the EPUB builder: <out>/.cache/figures/<sha256>.png.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diag/diagnostics.hpp"
+
+namespace bb::figures {
+
+// An image ready to be shipped in an output.
+struct Prepared {
+  std::filesystem::path source;  // the manuscript's image
+  std::filesystem::path file;    // what to ship: the source itself, or the cached PNG of a PDF
+  std::string media_type;        // image/png, image/jpeg, image/gif, image/svg+xml
+  std::string extension;         // of `file`: ".png", ".svg", ...
+};
+
+struct Request {
+  std::filesystem::path source;  // absolute path of the image
+  SourceLoc loc;                 // where the manuscript references it
+};
+
+// Width in pixels of the PNG a PDF figure is rendered to.
+inline constexpr int kRenderWidth = 1400;
+
+class FigureCache {
+ public:
+  explicit FigureCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
+
+  // Prepares one image. A missing file, a Git LFS pointer instead of the image, an unsupported format
+  // or a PDF that cannot be rendered is an error reported at `loc`; the result is then nullopt.
+  // Thread-safe: cache entries are written to a temporary file and renamed into place.
+  std::optional<Prepared> prepare(const Request& request, Diagnostics& diags) const;
+
+  // Prepares many images, rendering uncached PDFs in parallel. Results are in request order.
+  std::vector<std::optional<Prepared>> prepare_all(const std::vector<Request>& requests,
+                                                   Diagnostics& diags) const;
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// The media type of an image file by its extension ("" when the format is not one outputs accept).
+std::string media_type_of(const std::filesystem::path& file);
+
+// True when the bytes are a Git LFS pointer file rather than the content it points to.
+bool is_lfs_pointer(std::string_view head);
+
+// Hex SHA-256 of some bytes.
+std::string sha256_hex(std::string_view data);
+
+}  // namespace bb::figures

@@ -1,0 +1,60 @@
+// The PDF renderer, a module loaded (dlopen) only when a PDF figure is not in the cache yet: Poppler
+// and the two dozen libraries it pulls in then cost nothing to the builds that do not need them.
+#include <poppler-document.h>
+#include <poppler-global.h>
+#include <poppler-image.h>
+#include <poppler-page-renderer.h>
+#include <poppler-page.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "figures/pdf_render.h"
+
+namespace {
+
+std::string render(const char* data, std::size_t size, const char* png, int width) {
+  // Poppler prints syntax warnings of slightly broken PDFs to stderr; a figure that cannot be
+  // rendered is reported as a diagnostic instead.
+  static std::once_flag once;
+  std::call_once(once, [] { poppler::set_debug_error_function([](const std::string&, void*) {}, nullptr); });
+  std::unique_ptr<poppler::document> doc(poppler::document::load_from_raw_data(data, static_cast<int>(size)));
+  if (!doc || doc->is_locked()) return "cannot open the PDF";
+  if (doc->pages() < 1) return "the PDF has no pages";
+  std::unique_ptr<poppler::page> page(doc->create_page(0));
+  if (!page) return "cannot read the PDF's first page";
+  poppler::rectf box = page->page_rect(poppler::media_box);
+  bool turned =
+      page->orientation() == poppler::page::landscape || page->orientation() == poppler::page::seascape;
+  double points = turned ? box.height() : box.width();
+  if (points <= 0) return "the PDF's first page has no width";
+  double dpi = width * 72.0 / points;
+  poppler::page_renderer renderer;
+  renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
+  renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
+  renderer.set_render_hint(poppler::page_renderer::text_hinting, true);
+  poppler::image image = renderer.render_page(page.get(), dpi, dpi);
+  if (!image.is_valid()) return "Poppler could not render the PDF";
+  if (!image.save(png, "png")) return std::string("cannot write ") + png;
+  return {};
+}
+
+}  // namespace
+
+extern "C" int bookbuild_render_pdf(const char* data, std::size_t size, const char* png, int width,
+                                    char* error, std::size_t error_size) {
+  std::string e;
+  try {
+    e = render(data, size, png, width);
+  } catch (const std::exception& x) {
+    e = x.what();
+  }
+  if (e.empty()) return 0;
+  if (error_size > 0) {
+    std::strncpy(error, e.c_str(), error_size - 1);
+    error[error_size - 1] = '\0';
+  }
+  return 1;
+}

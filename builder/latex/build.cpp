@@ -1,0 +1,60 @@
+// Staging and running the LaTeX path for one edition.
+#include "latex/build.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "latex/xelatex.hpp"
+#include "output/staging.hpp"
+
+namespace bb::latex {
+
+namespace fs = std::filesystem;
+
+std::optional<LatexBook> build_latex(const book::Book& book, const book::EditionBook& eb,
+                                     const RepositoryInfo& repo, const BuildOptions& options,
+                                     Diagnostics& diags) {
+  fs::path target = options.out / "latex" / eb.edition.id;
+  output::StagedDir staged(target);
+  std::size_t errors = diags.error_count();
+  LatexBook result = write_latex_book(book, eb, repo, staged.path(), diags);
+  if (diags.error_count() > errors) return std::nullopt;
+  for (const char* aux : {"book.aux", "book.toc", "book.out"}) {
+    std::error_code ec;
+    if (fs::exists(target / aux)) fs::copy_file(target / aux, staged.path() / aux, ec);
+  }
+  staged.commit();
+  result.tex = target / kTexName;
+  if (!options.quiet)
+    std::cerr << "latex: " << eb.edition.id << ": " << result.tex.string() << " (" << eb.chapters.size()
+              << " chapters, " << result.figures << " figures)\n";
+  return result;
+}
+
+std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBook& eb,
+                                  const RepositoryInfo& repo, const BuildOptions& options,
+                                  Diagnostics& diags) {
+  auto tex = build_latex(book, eb, repo, options, diags);
+  if (!tex) return std::nullopt;
+  TypesetOptions t;
+  t.dir = tex->tex.parent_path();
+  t.marks = tex->marks;
+  t.book_root = book.config.root;
+  t.progress = options.quiet ? nullptr : &std::cerr;
+  t.label = eb.edition.id;
+  TypesetResult r = typeset(t, diags);
+  if (!r.ok) return std::nullopt;
+  std::ifstream in(r.pdf, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  fs::path pdf = options.out / "pdf" / pdf_file_name(book.config, eb.edition);
+  fs::create_directories(pdf.parent_path());
+  output::write_file_atomic(pdf, ss.str());
+  if (!options.quiet)
+    std::cerr << "pdf: " << eb.edition.id << ": " << pdf.string() << " (" << r.passes << " XeLaTeX pass"
+              << (r.passes == 1 ? "" : "es") << ")\n";
+  return pdf;
+}
+
+}  // namespace bb::latex

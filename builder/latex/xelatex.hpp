@@ -1,0 +1,47 @@
+// Running XeLaTeX on a written book until its references settle, and reporting TeX's errors at the
+// manuscript place that produced them.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "diag/diagnostics.hpp"
+#include "latex/tex_log.hpp"
+#include "writers/latex.hpp"
+
+namespace bb::latex {
+
+struct TypesetOptions {
+  std::filesystem::path dir;               // holds book.tex; xelatex runs here
+  std::vector<writers::SourceMark> marks;  // book.tex line → manuscript place
+  std::filesystem::path book_root;         // for the diagnostics' `tex` notes
+  int max_passes = 3;
+  std::ostream* progress = nullptr;  // "xelatex pass 1/3 …" lines; null for none
+  std::string label;                 // edition id, shown in progress lines
+};
+
+struct TypesetResult {
+  bool ok = false;
+  int passes = 0;
+  std::filesystem::path pdf;  // <dir>/book.pdf when ok
+  TexLog log;                 // of the last pass
+};
+
+// The xelatex to run: $BOOKBUILD_XELATEX, else `xelatex` from PATH. Empty when there is none.
+std::filesystem::path xelatex_program();
+
+// xelatex_program(), or a FatalError with exit code 2 that says how to install XeLaTeX.
+std::filesystem::path require_xelatex();
+
+// Runs `xelatex -interaction=nonstopmode -halt-on-error -file-line-error` up to max_passes times,
+// while the log asks for a rerun. A TeX error becomes an error diagnostic at the manuscript place of
+// the failing book.tex line, with TeX's message and the book.tex line in it.
+TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags);
+
+// Turns TeX errors into diagnostics at manuscript places (exposed for tests).
+void report_tex_errors(const TexLog& log, const std::vector<writers::SourceMark>& marks,
+                       const std::filesystem::path& tex, Diagnostics& diags);
+
+}  // namespace bb::latex

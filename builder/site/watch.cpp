@@ -1,0 +1,85 @@
+// inotify-based watcher.
+#include "site/watch.hpp"
+
+#include <poll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+
+#include "diag/diagnostics.hpp"
+
+namespace bb::site {
+
+namespace fs = std::filesystem;
+
+Watcher::Watcher() : fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+  if (fd_ < 0) throw FatalError("cannot watch files (inotify_init1 failed)");
+}
+
+Watcher::~Watcher() {
+  if (fd_ >= 0) close(fd_);
+}
+
+void Watcher::add_one(const fs::path& dir) {
+  int wd = inotify_add_watch(
+      fd_, dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY);
+  if (wd >= 0) watches_.emplace_back(wd, dir);
+}
+
+void Watcher::add_tree(const fs::path& dir, const std::set<fs::path>& skip) {
+  for (const auto& s : skip) skip_.insert(fs::weakly_canonical(s));
+  if (!fs::is_directory(dir)) return;
+  add_one(dir);
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    if (!it->is_directory()) continue;
+    std::string name = it->path().filename().string();
+    if (name.starts_with(".") || skip_.count(fs::weakly_canonical(it->path()))) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    add_one(it->path());
+  }
+}
+
+std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chrono::milliseconds settle) {
+  std::vector<fs::path> changed;
+  auto read_events = [&] {
+    alignas(inotify_event) std::array<char, 64 * 1024> buf;
+    for (;;) {
+      ssize_t n = read(fd_, buf.data(), buf.size());
+      if (n <= 0) return;
+      for (char* p = buf.data(); p < buf.data() + n;) {
+        auto* ev = reinterpret_cast<inotify_event*>(p);
+        p += sizeof(inotify_event) + ev->len;
+        auto w =
+            std::find_if(watches_.begin(), watches_.end(), [&](const auto& x) { return x.first == ev->wd; });
+        if (w == watches_.end() || ev->len == 0) continue;
+        std::string name = ev->name;
+        // Editors' temporary files are not changes to the book.
+        if (name.starts_with(".") || name.ends_with("~") || name.ends_with(".swp") || name.ends_with(".tmp"))
+          continue;
+        fs::path path = w->second / name;
+        if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) add_tree(path);
+        if (std::find(changed.begin(), changed.end(), path) == changed.end()) changed.push_back(path);
+      }
+    }
+  };
+  pollfd pfd{fd_, POLLIN, 0};
+  if (poll(&pfd, 1, static_cast<int>(timeout.count())) <= 0) return changed;
+  read_events();
+  auto until = std::chrono::steady_clock::now() + settle;
+  for (;;) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    if (poll(&pfd, 1, static_cast<int>(left.count())) > 0) read_events();
+  }
+  return changed;
+}
+
+}  // namespace bb::site

@@ -1,0 +1,34 @@
+// Watching the book's files for `bookbuild site --serve` (Linux inotify, no polling).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <vector>
+
+namespace bb::site {
+
+class Watcher {
+ public:
+  Watcher();
+  ~Watcher();
+  Watcher(const Watcher&) = delete;
+  Watcher& operator=(const Watcher&) = delete;
+
+  // Watches a folder and, recursively, every folder below it (folders created later included).
+  // Folders whose name is in `skip` (e.g. the output folder) are not entered.
+  void add_tree(const std::filesystem::path& dir, const std::set<std::filesystem::path>& skip = {});
+
+  // Blocks until something changes, then collects further changes for `settle` (editors often
+  // write a file in several steps) and returns the changed files. Returns empty on timeout.
+  std::vector<std::filesystem::path> wait(std::chrono::milliseconds timeout,
+                                          std::chrono::milliseconds settle);
+
+ private:
+  void add_one(const std::filesystem::path& dir);
+  int fd_ = -1;
+  std::vector<std::pair<int, std::filesystem::path>> watches_;
+  std::set<std::filesystem::path> skip_;
+};
+
+}  // namespace bb::site

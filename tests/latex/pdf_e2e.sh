@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# End to end: builds the PDF of this repository's book (zh and en) with XeLaTeX and runs
+# `check pdf` on them, does the same for the mini fixture book, then checks that a TeX error is reported at its manuscript line.
+# Usage: pdf_e2e.sh BOOKBUILD SOURCE_DIR FIXTURES. Exits 77 (skipped) without xelatex.
+set -euo pipefail
+bookbuild="$1" source_dir="$2" fixtures="$3"
+if ! command -v "${BOOKBUILD_XELATEX:-xelatex}" >/dev/null 2>&1; then
+  echo "xelatex not installed: skipped (scripts/install-deps.sh --test installs it)"
+  exit 77
+fi
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+start=$SECONDS
+"$bookbuild" --book "$source_dir" --out "$out/repo" pdf --edition zh --edition en
+"$bookbuild" --book "$source_dir" --out "$out/repo" check pdf --edition zh --edition en
+for e in zh en; do
+  test -s "$out/repo/pdf/bookbuild-$e.pdf" || { echo "missing bookbuild-$e.pdf"; exit 1; }
+done
+
+# The fixture book: an SVG figure, a table, footnotes, a callout and math in both editions.
+"$bookbuild" --book "$fixtures/../../fixtures/books/mini" --out "$out/mini" pdf
+"$bookbuild" --book "$fixtures/../../fixtures/books/mini" --out "$out/mini" check pdf
+
+# A TeX error names the manuscript line, and leaves no PDF behind.
+set +e
+"$bookbuild" --book "$fixtures/books/texerror" --out "$out/err" pdf >"$out/err.txt" 2>&1
+code=$?
+set -e
+cat "$out/err.txt"
+if [[ $code -ne 1 ]]; then echo "expected exit code 1, got $code"; exit 1; fi
+grep -q 'manuscripts/chapter01.md:5:.*LaTeX error' "$out/err.txt" ||
+  { echo "the error is not reported at manuscripts/chapter01.md:5"; exit 1; }
+test ! -e "$out/err/pdf/texerror-en.pdf" || { echo "a PDF was written despite the error"; exit 1; }
+echo "pdf end-to-end: $((SECONDS - start)) s"

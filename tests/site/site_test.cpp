@@ -1,0 +1,121 @@
+// The site of the two-edition fixture book: what a reader would look for on the pages.
+#include "book/book.hpp"
+#include "book/config.hpp"
+#include "filters/pipeline.hpp"
+#include "site/site.hpp"
+#include "test_support.hpp"
+
+namespace bb::site {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Built {
+  book::Book book;
+  filters::Resolution resolution;
+  SiteFiles files;
+  Diagnostics diags;
+};
+
+std::unique_ptr<Built> build(const fs::path& root) {
+  auto b = std::make_unique<Built>();
+  auto cfg = book::load_config(root, b->diags);
+  EXPECT_TRUE(cfg);
+  b->book = book::load_book(std::move(*cfg), b->diags);
+  b->resolution = filters::resolve(b->book, b->diags);
+  SiteOptions o;
+  o.figure_cache = fs::temp_directory_path() / "bb-site-test-figures";
+  b->files = render_site(b->book, b->resolution, o, b->diags);
+  return b;
+}
+
+const std::string& page(const Built& b, const std::string& rel) {
+  static const std::string none;
+  auto it = b.files.generated.find(rel);
+  EXPECT_NE(it, b.files.generated.end()) << rel;
+  return it == b.files.generated.end() ? none : it->second;
+}
+
+TEST(Site, EveryEditionHasHomeChaptersAnd404AndSitemap) {
+  auto b = build(test::fixtures() / "books" / "mini");
+  EXPECT_FALSE(b->diags.has_errors());
+  for (const char* rel : {"index.html", "preface.html", "ch01.html", "en/index.html", "en/preface.html",
+                          "en/ch01.html", "404.html", "sitemap.xml"})
+    EXPECT_TRUE(b->files.generated.count(rel)) << rel;
+  EXPECT_TRUE(b->files.copied.count("img/bw.svg"));
+  EXPECT_TRUE(b->files.copied.count("en/img/bw.svg"));
+  EXPECT_TRUE(b->files.copied.count("assets/book.css"));
+}
+
+TEST(Site, LanguageSwitcherLeadsToTheSameChapterWithAlternates) {
+  auto b = build(test::fixtures() / "books" / "mini");
+  const std::string& zh = page(*b, "ch01.html");
+  EXPECT_NE(zh.find("href=\"en/ch01.html\" data-page=\"en/ch01.html\" hreflang=\"en\""), std::string::npos);
+  EXPECT_NE(zh.find("<link rel=\"alternate\" hreflang=\"en\" href=\"en/ch01.html\">"), std::string::npos);
+  const std::string& en = page(*b, "en/ch01.html");
+  EXPECT_NE(en.find("href=\"../ch01.html\" data-page=\"../ch01.html\" hreflang=\"zh-Hans\""), std::string::npos);
+  EXPECT_NE(en.find("<html lang=\"en\""), std::string::npos);
+  EXPECT_NE(en.find("href=\"../assets/book.css\""), std::string::npos);
+}
+
+TEST(Site, StableAnchorsAreTheSameInEveryEdition) {
+  auto b = build(test::fixtures() / "books" / "mini");
+  for (const char* rel : {"ch01.html", "en/ch01.html"}) {
+    const std::string& p = page(*b, rel);
+    EXPECT_NE(p.find("<h2 id=\"sec-1-1\">"), std::string::npos) << rel;
+    EXPECT_NE(p.find("<figure id=\"fig-1-1\">"), std::string::npos) << rel;
+  }
+}
+
+TEST(Site, SidebarTocPagerAndCaptions) {
+  auto b = build(test::fixtures() / "books" / "mini");
+  const std::string& p = page(*b, "ch01.html");
+  EXPECT_NE(p.find("<a href=\"ch01.html\" aria-current=\"page\">第 1 章 带宽</a><ol><li><a href=\"#sec-1-1\">"),
+            std::string::npos);
+  EXPECT_NE(p.find("class=\"page-toc\""), std::string::npos);
+  EXPECT_NE(p.find("rel=\"prev\" href=\"preface.html\""), std::string::npos);
+  EXPECT_NE(p.find("<span class=\"caption-label\">图 1-1</span>"), std::string::npos);
+  EXPECT_NE(p.find("<math xmlns=\"http://www.w3.org/1998/Math/MathML\""), std::string::npos) << "MathML, no script";
+  const std::string& pre = page(*b, "preface.html");
+  EXPECT_NE(pre.find("<a class=\"xref\" href=\"ch01.html\">第 1 章</a>"), std::string::npos) << "plain reference";
+}
+
+TEST(Site, SitemapListsEveryPageWithAlternates) {
+  auto b = build(test::fixtures() / "books" / "mini");
+  const std::string& s = page(*b, "sitemap.xml");
+  EXPECT_NE(s.find("<loc>en/ch01.html</loc>"), std::string::npos);
+  EXPECT_NE(s.find("hreflang=\"zh-Hans\" href=\"ch01.html\""), std::string::npos);
+}
+
+TEST(Site, IncrementalUpdateWritesOnlyChangedPages) {
+  fs::path out = fs::temp_directory_path() / ("bb-site-inc-" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  auto a = build(test::fixtures() / "books" / "mini");
+  write_site(a->files, out);
+  SiteFiles next = a->files;
+  next.generated["en/ch01.html"] += "<!-- changed -->";
+  next.generated.erase("en/preface.html");
+  auto changed = update_site(a->files, next, out);
+  EXPECT_EQ(changed, std::vector<std::string>{"en/ch01.html"});
+  EXPECT_NE(test::read_file(out / "en" / "ch01.html").find("<!-- changed -->"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out / "en" / "preface.html"));
+  EXPECT_TRUE(update_site(next, next, out).empty());
+  fs::remove_all(out);
+}
+
+TEST(Site, MissingImageIsAnErrorAtTheManuscriptLine) {
+  fs::path root = fs::temp_directory_path() / ("bb-site-img-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::copy(test::fixtures() / "books" / "mini", root, fs::copy_options::recursive);
+  fs::remove(root / "manuscripts" / "img" / "bw.svg");
+  auto b = build(root);
+  ASSERT_TRUE(b->diags.has_errors());
+  bool found = false;
+  for (const auto& d : b->diags.all())
+    found = found || (d.loc.path.filename() == "01-带宽.md" && d.loc.line == 11 && d.severity == Severity::Error);
+  EXPECT_TRUE(found);
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace bb::site
