@@ -491,8 +491,9 @@
     const status = host.querySelector(".search-status");
     const list = host.querySelector(".search-list");
     const more = host.querySelector(".search-more");
-    input.placeholder = msg.placeholder + " (/)";
-    input.setAttribute("aria-label", msg.placeholder);
+    const label = host.dataset.placeholder || msg.placeholder;  // the page's own word, when it gives one
+    input.placeholder = label + " (/)";
+    input.setAttribute("aria-label", label);
     more.textContent = msg.more;
 
     let session = null;
