@@ -1,11 +1,15 @@
 // The site's search index: built per edition from the resolved document trees, queried by plain
-// JavaScript in the browser (website/search.js) with no server and no network.
+// JavaScript in the browser (website/search.js) with no server and no network. The format and the
+// tokenisation rule shared with the JavaScript are described in docs/search.md.
 #pragma once
 
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "doc/tree.hpp"
 
 namespace bb::site {
 
@@ -20,13 +24,55 @@ struct SearchSection {
 
 struct SearchStats {
   std::size_t sections = 0;
-  std::size_t index_bytes = 0;          // all files of the index together
-  std::size_t largest_query_bytes = 0;  // the most a reader downloads for a typical one-token query
+  std::size_t index_bytes = 0;  // all files of the index together
+  // An upper bound of what a reader downloads for a one-token query and its first page of results:
+  // docs.json + the largest postings shard + the `kResultsPerPage` largest text chunks.
+  std::size_t largest_query_bytes = 0;
+  std::size_t files = 0;
+};
+
+// Results shown per page by website/search.js; the text chunks of one page are what a query fetches.
+inline constexpr std::size_t kResultsPerPage = 10;
+
+// Sizes the files aim at. Smaller means less to download per query and more files.
+struct SearchIndexOptions {
+  std::size_t shard_bytes = 8 * 1024;  // a postings shard (one may exceed it: one key is never split)
+  std::size_t chunk_bytes = 6 * 1024;  // a text chunk (a section is never split)
 };
 
 // Writes the index of one edition into `dir` (e.g. build/site/en/search/). `lang` is the BCP 47
 // language: Chinese text is indexed by overlapping character bigrams, other scripts by words.
 SearchStats write_search_index(const std::vector<SearchSection>& sections, const std::string& lang,
                                const std::filesystem::path& dir);
+SearchStats write_search_index(const std::vector<SearchSection>& sections, const std::string& lang,
+                               const std::filesystem::path& dir, const SearchIndexOptions& options);
+
+// The sections of one chapter: the top of the page (up to the first level-2 heading) and one per
+// level-2 or level-3 heading. Text of blocks is joined by spaces; code and math are kept as text.
+std::vector<SearchSection> search_sections(const doc::Node& chapter_root, const std::string& page,
+                                           const std::string& chapter_title);
+
+// --- The tokeniser, shared rule with website/search.js (exposed for tests). ---
+
+// The comparison form of a text: NFC, then every code point c replaced by lowercase(NFKC(c)).
+// Folding code point by code point keeps a map back to the original text for highlighting.
+std::u32string fold(std::string_view utf8);
+
+// Han, Kana, Hangul and Bopomofo: the characters indexed by bigrams rather than words.
+bool is_cjk(char32_t c);
+// Letters, digits and marks (Unicode L, N, M) that are not CJK: the characters of words.
+bool is_word_char(char32_t c);
+
+enum class TokenKind { Word, Bigram, Unigram };
+struct Token {
+  std::string text;  // UTF-8 of the folded token
+  TokenKind kind = TokenKind::Word;
+  bool operator==(const Token&) const = default;
+};
+
+// The index terms of a text: every word; every overlapping pair of adjacent CJK characters; and the
+// last character of each CJK run as a unigram (so that a one-character query finds every character
+// as the first of a bigram or as a run's last character).
+std::vector<Token> tokenize(std::string_view utf8);
 
 }  // namespace bb::site

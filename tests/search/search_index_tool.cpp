@@ -1,0 +1,116 @@
+// Builds search indexes outside the site builder, for the JavaScript test (fixture chapters) and for
+// bench/search/compare.sh (the corpus). Beside each index it writes the C++ tokens of every section
+// (`<edition>.tokens`), which the JavaScript test compares with its own tokeniser's.
+//
+//   search_index_tool fixtures <fixtures/book> <out>   one edition per folder (zh, en, ru), tiny shards
+//   search_index_tool corpus <book root> <out>         every edition of a real book, resolved
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "book/book.hpp"
+#include "book/config.hpp"
+#include "filters/pipeline.hpp"
+#include "markdown/frontend.hpp"
+#include "site/search_index.hpp"
+
+namespace fs = std::filesystem;
+using namespace bb;
+
+namespace {
+
+const char* kind_name(site::TokenKind k) {
+  switch (k) {
+    case site::TokenKind::Word: return "word";
+    case site::TokenKind::Bigram: return "bigram";
+    case site::TokenKind::Unigram: return "unigram";
+  }
+  return "?";
+}
+
+// Per section: the title's tokens, "|", the text's tokens, "--". One "kind<TAB>text" per line.
+std::string token_dump(const std::vector<site::SearchSection>& sections) {
+  std::string out;
+  for (const auto& s : sections) {
+    for (const auto& t : site::tokenize(s.title))
+      out += std::string(kind_name(t.kind)) + '\t' + t.text + '\n';
+    out += "|\n";
+    for (const auto& t : site::tokenize(s.text)) out += std::string(kind_name(t.kind)) + '\t' + t.text + '\n';
+    out += "--\n";
+  }
+  return out;
+}
+
+void write_edition(const std::string& id, const std::string& lang,
+                   const std::vector<site::SearchSection>& sections, const fs::path& out,
+                   const site::SearchIndexOptions& options = {}) {
+  fs::remove_all(out / id);
+  auto stats = site::write_search_index(sections, lang, out / id, options);
+  std::ofstream(out / (id + ".tokens"), std::ios::binary) << token_dump(sections);
+  std::cout << "edition=" << id << " lang=" << lang << " sections=" << stats.sections
+            << " files=" << stats.files << " index_bytes=" << stats.index_bytes
+            << " largest_query_bytes=" << stats.largest_query_bytes << '\n';
+}
+
+int fixtures(const fs::path& book, const fs::path& out) {
+  const std::map<std::string, std::string> langs{{"zh", "zh-Hans"}, {"en", "en"}, {"ru", "ru"}};
+  for (const auto& [id, lang] : langs) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(book / id))
+      if (e.path().extension() == ".md") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::vector<site::SearchSection> sections;
+    Diagnostics diags;
+    for (const auto& f : files) {
+      doc::Node root = markdown::parse_file(f, diags);
+      std::string title;
+      for (const auto& b : root.children)
+        if (b.kind == doc::Kind::Heading && b.level == 1) {
+          title = doc::plain_text(b.children);
+          break;
+        }
+      auto more = site::search_sections(root, f.stem().string() + ".html", title);
+      sections.insert(sections.end(), more.begin(), more.end());
+    }
+    if (diags.has_errors()) {
+      std::cerr << "fixture chapters have errors\n";
+      return 1;
+    }
+    // Tiny files, so that the fixtures exercise several shards, split keys and several chunks.
+    write_edition(id, lang, sections, out, {.shard_bytes = 160, .chunk_bytes = 300});
+  }
+  return 0;
+}
+
+int corpus(const fs::path& root, const fs::path& out) {
+  Diagnostics diags;
+  auto config = book::load_config(root, diags);
+  if (!config) {
+    std::cerr << "cannot load the book at " << root << '\n';
+    return 1;
+  }
+  auto loaded = book::load_book(std::move(*config), diags);
+  filters::resolve(loaded, diags);  // stable ids; problems in the corpus do not matter here
+  for (const auto& eb : loaded.editions) {
+    std::vector<site::SearchSection> sections;
+    for (const auto& c : eb.chapters) {
+      auto more = site::search_sections(c.root, c.key + ".html", c.title);
+      sections.insert(sections.end(), more.begin(), more.end());
+    }
+    write_edition(eb.edition.id, eb.edition.lang, sections, out);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 3 && args[0] == "fixtures") return fixtures(args[1], args[2]);
+  if (args.size() == 3 && args[0] == "corpus") return corpus(args[1], args[2]);
+  std::cerr << "usage: search_index_tool fixtures|corpus <input> <out>\n";
+  return 2;
+}

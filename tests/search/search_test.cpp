@@ -1,0 +1,201 @@
+// The search index: the tokeniser against the shared cases in fixtures/tokens.txt, sections of a
+// chapter, and the files of an index (sizes reported honestly, JSON that parses, deterministic).
+// Retrieval itself is tested through the JavaScript client in query_test.mjs.
+#include <gtest/gtest.h>
+#include <zlib.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "markdown/frontend.hpp"
+#include "site/search_index.hpp"
+
+namespace bb {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fixtures() {
+  return BOOKBUILD_SEARCH_FIXTURES;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The content of a gzipped index file.
+std::string gunzip(const fs::path& p) {
+  const std::string in = read(p);
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  std::string out(64 * 1024, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END) << p;
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  return out;
+}
+
+const char* kind_name(site::TokenKind k) {
+  switch (k) {
+    case site::TokenKind::Word: return "word";
+    case site::TokenKind::Bigram: return "bigram";
+    case site::TokenKind::Unigram: return "unigram";
+  }
+  return "?";
+}
+
+struct TokenCase {
+  std::string input;
+  std::vector<std::string> expected;  // "kind text"
+};
+
+std::vector<TokenCase> token_cases() {
+  std::vector<TokenCase> cases;
+  std::istringstream in(read(fixtures() / "tokens.txt"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("> "))
+      cases.push_back({line.substr(2), {}});
+    else if (!line.empty() && !line.starts_with("#") && !cases.empty())
+      cases.back().expected.push_back(line);
+  }
+  return cases;
+}
+
+TEST(SearchTokens, SharedCases) {
+  auto cases = token_cases();
+  ASSERT_GE(cases.size(), 10u);
+  for (const auto& c : cases) {
+    std::vector<std::string> got;
+    for (const auto& t : site::tokenize(c.input))
+      got.push_back(std::string(kind_name(t.kind)) + " " + t.text);
+    EXPECT_EQ(got, c.expected) << "input: " << c.input;
+  }
+}
+
+TEST(SearchTokens, FoldIsCaseAndWidthInsensitive) {
+  EXPECT_EQ(site::fold("ＧｉＢ"), site::fold("gib"));
+  EXPECT_EQ(site::fold("ПАМЯТЬ"), site::fold("память"));
+  EXPECT_EQ(site::fold("Cafe\u0301"), site::fold("café"));
+  EXPECT_TRUE(site::is_cjk(U'计'));
+  EXPECT_TRUE(site::is_cjk(U'カ'));
+  EXPECT_TRUE(site::is_cjk(U'한'));
+  EXPECT_FALSE(site::is_cjk(U'，'));
+  EXPECT_FALSE(site::is_word_char(U'计'));
+  EXPECT_TRUE(site::is_word_char(U'ё'));
+  EXPECT_FALSE(site::is_word_char(U'-'));
+}
+
+std::vector<site::SearchSection> fixture_sections(const std::string& edition) {
+  Diagnostics diags;
+  doc::Node root = markdown::parse_file(fixtures() / "book" / edition / "ch01.md", diags);
+  EXPECT_FALSE(diags.has_errors());
+  return site::search_sections(root, "ch01.html", "Chapter one");
+}
+
+TEST(SearchSections, OnePerLevel2And3HeadingPlusTheTop) {
+  auto sections = fixture_sections("zh");
+  ASSERT_EQ(sections.size(), 6u);
+  EXPECT_EQ(sections[0].anchor, "");
+  EXPECT_EQ(sections[0].title, "Chapter one");
+  EXPECT_NE(sections[0].text.find("Qwen3-8B"), std::string::npos);
+  EXPECT_EQ(sections[1].anchor, "sec-1-1");
+  EXPECT_EQ(sections[1].title, "1.1 矩阵乘法与数据需求");
+  EXPECT_EQ(sections[2].anchor, "sec-1-1-1");
+  EXPECT_EQ(sections[2].title, "1.1.1 隐藏维度");
+  for (const auto& s : sections) {
+    EXPECT_EQ(s.page, "ch01.html");
+    EXPECT_EQ(s.chapter, "Chapter one");
+  }
+  // Math as TeX, table cells, code: all searchable, each in its own section only.
+  EXPECT_NE(sections[1].text.find("F=2MKN"), std::string::npos);
+  EXPECT_NE(sections[3].text.find("寄存器堆"), std::string::npos);
+  EXPECT_NE(sections[4].text.find("copy_async"), std::string::npos);
+  EXPECT_EQ(sections[3].text.find("copy_async"), std::string::npos);
+  EXPECT_EQ(sections[1].text.find("隐藏维度"), std::string::npos);
+  // Blocks are separated, so no bigram spans two paragraphs.
+  EXPECT_NE(sections[1].text.find("部分和。 计算单元"), std::string::npos);
+}
+
+std::size_t size_of_files(const fs::path& dir) {
+  std::size_t total = 0;
+  for (const auto& e : fs::directory_iterator(dir)) total += fs::file_size(e.path());
+  return total;
+}
+
+fs::path temp_dir(const std::string& name) {
+  auto dir = fs::temp_directory_path() / ("bb-search-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  return dir;
+}
+
+TEST(SearchIndex, FilesParseAndStatsAreTheirSizes) {
+  auto sections = fixture_sections("zh");
+  auto dir = temp_dir("files");
+  auto stats = site::write_search_index(sections, "zh-Hans", dir);
+  EXPECT_EQ(stats.sections, sections.size());
+  EXPECT_EQ(stats.index_bytes, size_of_files(dir));
+  EXPECT_EQ(stats.files, static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {})));
+  auto docs = nlohmann::json::parse(read(dir / "docs.json"));
+  EXPECT_EQ(docs["lang"], "zh-Hans");
+  ASSERT_EQ(docs["sections"].size(), sections.size());
+  EXPECT_EQ(docs["sections"][1][1], "sec-1-1");
+  EXPECT_EQ(docs["sections"][1][2], "1.1 矩阵乘法与数据需求");
+  EXPECT_EQ(docs["chapters"][0][1], "ch01.html");
+  EXPECT_GE(docs["cjk"].get<int>(), 1);
+  EXPECT_FALSE(docs["words"].empty());
+  // Every section's text is in exactly one chunk, in order.
+  std::size_t texts = 0;
+  for (std::size_t k = 0; k < docs["chunks"].size(); ++k) {
+    EXPECT_EQ(docs["chunks"][k].get<std::size_t>(), texts);
+    auto chunk = nlohmann::json::parse(gunzip(dir / ("t" + std::to_string(k) + ".json.gz")));
+    texts += chunk.size();
+  }
+  EXPECT_EQ(texts, sections.size());
+  const auto docs_bytes = fs::file_size(dir / "docs.json");
+  EXPECT_GT(stats.largest_query_bytes, docs_bytes);
+  EXPECT_LE(stats.largest_query_bytes, stats.index_bytes);
+  fs::remove_all(dir);
+}
+
+TEST(SearchIndex, SameInputSameBytes) {
+  auto sections = fixture_sections("en");
+  auto a = temp_dir("a"), b = temp_dir("b");
+  site::write_search_index(sections, "en", a);
+  site::write_search_index(sections, "en", b);
+  for (const auto& e : fs::directory_iterator(a))
+    EXPECT_EQ(read(e.path()), read(b / e.path().filename())) << e.path().filename();
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
+TEST(SearchIndex, StoredTextIsCollapsedNfc) {
+  std::vector<site::SearchSection> sections{
+      {"p.html", "", "Title", "Chapter", "  Cafe\u0301\n\n  and\tmore  "}};
+  auto dir = temp_dir("nfc");
+  site::write_search_index(sections, "en", dir);
+  EXPECT_EQ(gunzip(dir / "t0.json.gz"), "[\"Café and more\"]");
+  fs::remove_all(dir);
+}
+
+TEST(SearchIndex, EmptyEditionStillHasDocs) {
+  auto dir = temp_dir("empty");
+  auto stats = site::write_search_index({}, "en", dir);
+  EXPECT_EQ(stats.sections, 0u);
+  EXPECT_EQ(stats.files, 1u);
+  auto docs = nlohmann::json::parse(read(dir / "docs.json"));
+  EXPECT_EQ(docs["cjk"], 0);
+  EXPECT_TRUE(docs["sections"].empty());
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace bb
