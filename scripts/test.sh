@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
 
+# Browser tests: playwright-core from the lock file (Debian's chromium is the browser; no download).
+(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+
 jobs="$(nproc)"
 echo "== build (warnings are errors)"
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOOKBUILD_WERROR=ON >/dev/null

@@ -1,6 +1,7 @@
-/* Only in `bookbuild site --serve`: when a rebuild changes the open page, swap in its new content
-   (keeping the scroll position, without reloading styles and scripts); when assets change, reload.
-   Build errors are shown over the page until they are fixed. */
+/* Only in `bookbuild site --serve`: when a rebuild changes the open page, replace just the blocks of
+   the chapter that changed (each top-level block carries a hash of its HTML), keeping the scroll
+   position and without reloading styles and scripts; when assets change, reload. Build errors are
+   shown over the page until they are fixed. */
 (function () {
   "use strict";
 
@@ -22,14 +23,60 @@
     return path;
   }
 
-  // Replaces the parts of the page a manuscript change can affect.
-  function swap(html) {
-    var next = new DOMParser().parseFromString(html, "text/html");
-    ["#content", "#sidebar", ".page-toc"].forEach(function (sel) {
-      var a = document.querySelector(sel), b = next.querySelector(sel);
-      if (a && b) a.innerHTML = b.innerHTML;
+  // The text between two markers of the fetched page ("" when absent).
+  function between(html, open, close) {
+    var a = html.indexOf(open);
+    if (a < 0) return null;
+    a = html.indexOf(">", a) + 1;
+    var b = html.indexOf(close, a);
+    return b < 0 ? null : html.slice(a, b);
+  }
+
+  function fragment(html) {
+    var t = document.createElement("template");
+    t.innerHTML = html;
+    return t.content;
+  }
+
+  // Replaces the blocks whose hash changed: keep the common prefix and suffix, swap the middle.
+  function patch(html) {
+    var main = document.getElementById("content");
+    var pieces = html.split("<!--bb-->");
+    var fresh = [];
+    for (var i = 0; i < pieces.length; i++) {
+      var at = pieces[i].indexOf('<div class="bb-block" data-h="');
+      if (at >= 0) fresh.push({ hash: pieces[i].substr(at + 30, 16), html: pieces[i].slice(at) });
+    }
+    var old = Array.prototype.slice.call(main.querySelectorAll(":scope > .bb-block"));
+    if (!fresh.length || !old.length) return false;
+    var p = 0;
+    while (p < old.length && p < fresh.length && old[p].getAttribute("data-h") === fresh[p].hash) p++;
+    var q = 0;
+    while (q < old.length - p && q < fresh.length - p &&
+           old[old.length - 1 - q].getAttribute("data-h") === fresh[fresh.length - 1 - q].hash) q++;
+    var before = old[old.length - q] || old[old.length - 1].nextSibling;
+    if (q === 0) before = old[old.length - 1].nextSibling;
+    for (var k = p; k < old.length - q; k++) old[k].remove();
+    var html2 = "";
+    for (var j = p; j < fresh.length - q; j++) html2 += fresh[j].html;
+    main.insertBefore(fragment(html2), before);
+    return true;
+  }
+
+  var applied = {};
+  function swapChrome(html) {
+    [["#sidebar", '<nav id="sidebar"', "</nav>"], [".page-toc", '<aside class="page-toc"', "</aside>"]].forEach(function (s) {
+      var inner = between(html, s[1], s[2]);
+      var el = document.querySelector(s[0]);
+      if (inner !== null && el && applied[s[0]] !== inner) { el.innerHTML = inner; applied[s[0]] = inner; }
     });
-    document.title = next.title;
+    var title = between(html, "<title", "</title>");
+    if (title !== null) document.title = fragment(title).textContent;
+  }
+
+  function update(html) {
+    if (!patch(html)) { location.reload(); return; }
+    swapChrome(html);
     document.dispatchEvent(new CustomEvent("bookbuild:updated"));
   }
 
@@ -46,7 +93,7 @@
     if (pages.indexOf(here()) < 0) return;
     fetch(location.pathname, { cache: "no-store" })
       .then(function (r) { return r.text(); })
-      .then(swap)
+      .then(update)
       .catch(function () { location.reload(); });
   });
   source.addEventListener("failed", function (e) { overlay(e.data); });

@@ -64,8 +64,8 @@ void ParseCache::clear() {
 
 namespace {
 
-doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags, const markdown::Options& options,
-                       ParseCache* cache) {
+doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags,
+                       const markdown::Options& options, ParseCache* cache) {
   if (!cache) return markdown::parse_file(path, diags, options);
   std::error_code ec;
   auto mtime = std::filesystem::last_write_time(path, ec);

@@ -40,7 +40,7 @@ void print_search_sizes(const site::SiteFiles& files) {
 
 // One build of the site in memory: load, resolve, render. Diagnostics go to `session`.
 std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt, BookSession& session,
-                                     SessionCache* cache = nullptr) {
+                                     SessionCache* cache = nullptr, bool search = true) {
   static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
   auto t0 = std::chrono::steady_clock::now();
   auto lap = [&](const char* what) {
@@ -53,6 +53,7 @@ std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt,
   lap("load and resolve");
   site::SiteOptions so;
   so.live_reload = opt.serve;
+  so.search = search;
   so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
   auto files = site::render_site(*session.book, session.resolution, so, session.diags);
   lap("render");
@@ -94,7 +95,8 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCa
     if (changed.empty()) continue;
     static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
     auto epoch_ms = [] {
-      return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      return std::chrono::duration_cast<std::chrono::milliseconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
           .count();
     };
     if (timings) std::cerr << "  change seen at " << epoch_ms() << '\n';
@@ -106,15 +108,19 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCa
       if (fs::weakly_canonical(f).native().starts_with(calculations.native())) cache.forget_calc();
     }
     BookSession session;
-    auto next = build(ctx, opt, session, &cache);
+    // Pages first, so the open page updates at once; the search index follows.
+    auto next = build(ctx, opt, session, &cache, /*search=*/false);
     if (!next) {
       std::string text = diagnostics_text(session, ctx);
       std::cerr << text;
       server.failed(text);
       continue;  // keep serving the last good build
     }
+    for (const auto& [rel, content] : files.generated)
+      if (site::is_search_file(rel)) next->generated[rel] = content;
+    next->search_index_bytes = files.search_index_bytes;
+    next->search_query_bytes = files.search_query_bytes;
     auto pages = site::update_site(files, *next, out);
-    files = std::move(*next);
     auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     if (!ctx.global.quiet) {
@@ -124,6 +130,11 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCa
     }
     server.reload(pages);
     if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
+    site::SiteFiles with_search = *next;
+    site::render_search(*session.book, with_search);
+    site::update_site(*next, with_search, out);
+    files = std::move(with_search);
+    if (timings) std::cerr << "  search index written at " << epoch_ms() << '\n';
     // Warnings are shown again only when they change, so a long list does not bury each rebuild.
     std::ostringstream warnings;
     session.diags.print(warnings, ctx.global.book_dir);

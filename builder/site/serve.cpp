@@ -3,6 +3,9 @@
 
 #include <httplib.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -93,7 +96,7 @@ DevServer::DevServer(fs::path root, std::string host, int port)
             return sink.write(hello.data(), hello.size());
           }
           // Wake at least every second: a write to a page that was closed fails and frees this thread.
-      changed_.wait_for(lock, std::chrono::seconds(1), [&] { return version_ != seen || stopping_; });
+          changed_.wait_for(lock, std::chrono::seconds(1), [&] { return version_ != seen || stopping_; });
           if (stopping_) return false;
           std::string msg = ": keep-alive\n\n";
           if (version_ != seen) {
@@ -105,6 +108,12 @@ DevServer::DevServer(fs::path root, std::string host, int port)
         });
   });
   server_->Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
+    static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
+    if (timings && req.path.ends_with(".html"))
+      std::fprintf(stderr, "  request %s at %lld\n", req.path.c_str(),
+                   static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                              std::chrono::system_clock::now().time_since_epoch())
+                                              .count()));
     auto file = resolve_request_path(root_, req.path);
     if (!file) {
       res.status = 404;
@@ -114,7 +123,15 @@ DevServer::DevServer(fs::path root, std::string host, int port)
       return;
     }
     res.set_header("Cache-Control", "no-store");
-    res.set_content(slurp(*file), content_type(*file).c_str());
+    // Sent through a content provider of known length, which cpp-httplib never compresses: Debian
+    // builds it with brotli at its highest quality, about 0.4 s for a large chapter page, and on
+    // loopback compression only costs time.
+    auto body = std::make_shared<std::string>(slurp(*file));
+    res.set_content_provider(body->size(), content_type(*file).c_str(),
+                             [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                               sink.write(body->data() + offset, length);
+                               return true;
+                             });
   });
 }
 

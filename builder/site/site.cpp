@@ -146,7 +146,7 @@ class Renderer {
     std::vector<SearchSection> search;
     for (std::size_t i = 0; i < eb.chapters.size(); ++i) chapter_page_for(eb, i, search);
     home_page(eb);
-    search_index(eb, search);
+    if (opt_.search) search_index(eb, search, files_);
   }
 
   std::string languages(const std::string& page, const std::string& key, const book::Edition& current) {
@@ -226,7 +226,10 @@ class Renderer {
     const UiWords& w = ui(e.lang);
 
     writers::HtmlOptions ho;
-    ho.math = [](const Node& m) { return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml; };
+    ho.block_markers = opt_.live_reload;
+    ho.math = [](const Node& m) {
+      return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
+    };
     ho.xref = [&](const std::string& chapter, const std::string& target) {
       if (chapter == c.key) return "#" + target;
       return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
@@ -276,18 +279,7 @@ class Renderer {
     files_.generated[page] = fill(e, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho),
                                   sidebar(eb, c.key), toc(c, w), pager);
 
-    for (const auto& s : sections_of(c.root)) {
-      SearchSection ss;
-      ss.page = c.key + ".html";
-      ss.anchor = s.heading ? s.heading->id : "";
-      ss.title = s.heading ? heading_text(*s.heading) : c.title;
-      ss.chapter = c.title;
-      for (const Node* b : s.blocks) {
-        if (!ss.text.empty()) ss.text += '\n';
-        ss.text += block_text(*b);
-      }
-      search.push_back(std::move(ss));
-    }
+    if (opt_.search) append_sections(c, search);
   }
 
   // Plain text of a block for the search: inline text, captions, table cells, math as TeX.
@@ -363,25 +355,72 @@ class Renderer {
     files_.generated[page] = fill(e, page, "", e.title, body, sidebar(eb, ""), "", pager);
   }
 
-  void search_index(const book::EditionBook& eb, const std::vector<SearchSection>& sections) {
-    // The index writer works on a folder; it is written aside and read back into the in-memory site.
-    fs::path tmp =
-        fs::temp_directory_path() / ("bookbuild-search-" + std::to_string(::getpid()) + "-" + eb.edition.id);
-    fs::remove_all(tmp);
-    SearchStats stats = write_search_index(sections, eb.edition.lang, tmp);
-    for (const auto& f : fs::recursive_directory_iterator(tmp)) {
-      if (!f.is_regular_file()) continue;
-      std::ifstream in(f.path(), std::ios::binary);
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      files_.generated[eb.edition.site_path + "search/" + f.path().lexically_relative(tmp).generic_string()] =
-          ss.str();
+ public:
+  // The index writer works on a folder: the index is written aside and read back into the in-memory
+  // site. The result is remembered per edition and reused while the edition's text is unchanged.
+  static void search_index(const book::EditionBook& eb, const std::vector<SearchSection>& sections,
+                           SiteFiles& into) {
+    struct Cached {
+      std::size_t key = 0;
+      std::map<std::string, std::string> files;
+      SearchStats stats;
+    };
+    static std::mutex mutex;
+    static std::map<std::string, Cached> cache;
+    std::string all = eb.edition.lang;
+    for (const auto& s : sections)
+      all += '\x1f' + s.page + '\x1f' + s.anchor + '\x1f' + s.title + '\x1f' + s.chapter + '\x1f' + s.text;
+    std::size_t key = std::hash<std::string>{}(all);
+    {
+      std::lock_guard lock(mutex);
+      auto it = cache.find(eb.edition.id);
+      if (it == cache.end() || it->second.key != key) {
+        Cached c;
+        c.key = key;
+        fs::path tmp = fs::temp_directory_path() /
+                       ("bookbuild-search-" + std::to_string(::getpid()) + "-" + eb.edition.id);
+        fs::remove_all(tmp);
+        c.stats = write_search_index(sections, eb.edition.lang, tmp);
+        for (const auto& f : fs::recursive_directory_iterator(tmp)) {
+          if (!f.is_regular_file()) continue;
+          std::ifstream in(f.path(), std::ios::binary);
+          std::ostringstream ss;
+          ss << in.rdbuf();
+          c.files[eb.edition.site_path + "search/" + f.path().lexically_relative(tmp).generic_string()] =
+              ss.str();
+        }
+        fs::remove_all(tmp);
+        it = cache.insert_or_assign(eb.edition.id, std::move(c)).first;
+      }
+      for (const auto& [rel, content] : it->second.files) into.generated[rel] = content;
+      into.search_index_bytes[eb.edition.id] = it->second.stats.index_bytes;
+      into.search_query_bytes[eb.edition.id] = it->second.stats.largest_query_bytes;
     }
-    fs::remove_all(tmp);
-    files_.search_index_bytes[eb.edition.id] = stats.index_bytes;
-    files_.search_query_bytes[eb.edition.id] = stats.largest_query_bytes;
   }
 
+  // The sections of every chapter of an edition, as the search indexes them.
+  static std::vector<SearchSection> edition_sections(const book::EditionBook& eb) {
+    std::vector<SearchSection> out;
+    for (const auto& c : eb.chapters) append_sections(c, out);
+    return out;
+  }
+
+  static void append_sections(const book::Chapter& c, std::vector<SearchSection>& search) {
+    for (const auto& s : sections_of(c.root)) {
+      SearchSection ss;
+      ss.page = c.key + ".html";
+      ss.anchor = s.heading ? s.heading->id : "";
+      ss.title = s.heading ? heading_text(*s.heading) : c.title;
+      ss.chapter = c.title;
+      for (const Node* b : s.blocks) {
+        if (!ss.text.empty()) ss.text += '\n';
+        ss.text += block_text(*b);
+      }
+      search.push_back(std::move(ss));
+    }
+  }
+
+ private:
   void not_found_page() {
     std::string messages;
     for (const auto& eb : book_.editions) {
@@ -439,6 +478,15 @@ class Renderer {
 SiteFiles render_site(const book::Book& book, const filters::Resolution&, const SiteOptions& options,
                       Diagnostics& diags) {
   return Renderer(book, options, diags).run();
+}
+
+void render_search(const book::Book& book, SiteFiles& files) {
+  std::erase_if(files.generated, [](const auto& kv) { return is_search_file(kv.first); });
+  for (const auto& eb : book.editions) Renderer::search_index(eb, Renderer::edition_sections(eb), files);
+}
+
+bool is_search_file(const std::string& rel) {
+  return rel.starts_with("search/") || rel.find("/search/") != std::string::npos;
 }
 
 void write_site(const SiteFiles& files, const fs::path& out) {

@@ -14,8 +14,9 @@
 namespace bb::site {
 
 struct SiteOptions {
-  bool live_reload = false;                // add the live-reload script (serve mode)
-  std::filesystem::path figure_cache;      // PDF figures rendered to PNG, shared with the EPUB
+  bool live_reload = false;            // add the live-reload script (serve mode)
+  bool search = true;                  // build the search index (serve builds it after the pages)
+  std::filesystem::path figure_cache;  // PDF figures rendered to PNG, shared with the EPUB
 };
 
 // Every file of the site: generated content by relative path, and files copied from the book.
@@ -29,6 +30,13 @@ struct SiteFiles {
 // Renders the whole site. Problems (a missing image, say) go to `diags`.
 SiteFiles render_site(const book::Book& book, const filters::Resolution& resolution,
                       const SiteOptions& options, Diagnostics& diags);
+
+// Adds (or replaces) the search index of every edition in `files`. An edition whose searchable text is
+// unchanged since the last call in this process reuses its index.
+void render_search(const book::Book& book, SiteFiles& files);
+
+// Whether a site file belongs to a search index.
+bool is_search_file(const std::string& rel);
 
 // Writes a rendered site into `out` through a staged folder swapped in at the end.
 void write_site(const SiteFiles& files, const std::filesystem::path& out);

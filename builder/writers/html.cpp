@@ -3,6 +3,8 @@
 #include "writers/html.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -21,8 +23,8 @@ class HtmlWriter {
 
   std::string run(const Node& root) {
     collect_footnotes(root);
-    for (const auto& b : root.children) block(b);
-    footnotes();
+    for (const auto& b : root.children) marked([&] { block(b); });
+    marked([&] { footnotes(); });
     return std::move(out_);
   }
 
@@ -35,6 +37,26 @@ class HtmlWriter {
         order_.push_back(n.text);
       }
     });
+  }
+
+  // With block markers (the dev server), each top-level block is wrapped so that a page can replace
+  // just the blocks whose content changed: `<div class="bb-block" data-h="HASH">…</div><!--bb-->`.
+  template <typename F>
+  void marked(F&& render) {
+    if (!opt_.block_markers) {
+      render();
+      return;
+    }
+    std::size_t start = out_.size();
+    render();
+    if (out_.size() == start) return;
+    std::string body = out_.substr(start);
+    char hash[32];
+    std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(body));
+    out_.resize(start);
+    out_ += "<div class=\"bb-block\" data-h=\"";
+    out_ += hash;
+    out_ += "\">" + body + "</div><!--bb-->\n";
   }
 
   void text(std::string_view s) { append_escaped_xml(out_, s); }

@@ -9,7 +9,8 @@
 namespace bb::writers {
 
 struct HtmlOptions {
-  bool xhtml = false;  // self-closing void elements and epub:type on notes (EPUB 3)
+  bool xhtml = false;          // self-closing void elements and epub:type on notes (EPUB 3)
+  bool block_markers = false;  // wrap top-level blocks for the dev server's partial page updates
   // Renders a math node (InlineMath or DisplayMath); the default writes the escaped TeX in a span.
   std::function<std::string(const doc::Node&)> math;
   // Rewrites a link or image target that the filters left as written (relative files, images).

@@ -1,8 +1,8 @@
 // The site of the two-edition fixture book: what a reader would look for on the pages.
+#include "site/site.hpp"
 #include "book/book.hpp"
 #include "book/config.hpp"
 #include "filters/pipeline.hpp"
-#include "site/site.hpp"
 #include "test_support.hpp"
 
 namespace bb::site {
@@ -53,7 +53,8 @@ TEST(Site, LanguageSwitcherLeadsToTheSameChapterWithAlternates) {
   EXPECT_NE(zh.find("href=\"en/ch01.html\" data-page=\"en/ch01.html\" hreflang=\"en\""), std::string::npos);
   EXPECT_NE(zh.find("<link rel=\"alternate\" hreflang=\"en\" href=\"en/ch01.html\">"), std::string::npos);
   const std::string& en = page(*b, "en/ch01.html");
-  EXPECT_NE(en.find("href=\"../ch01.html\" data-page=\"../ch01.html\" hreflang=\"zh-Hans\""), std::string::npos);
+  EXPECT_NE(en.find("href=\"../ch01.html\" data-page=\"../ch01.html\" hreflang=\"zh-Hans\""),
+            std::string::npos);
   EXPECT_NE(en.find("<html lang=\"en\""), std::string::npos);
   EXPECT_NE(en.find("href=\"../assets/book.css\""), std::string::npos);
 }
@@ -70,14 +71,17 @@ TEST(Site, StableAnchorsAreTheSameInEveryEdition) {
 TEST(Site, SidebarTocPagerAndCaptions) {
   auto b = build(test::fixtures() / "books" / "mini");
   const std::string& p = page(*b, "ch01.html");
-  EXPECT_NE(p.find("<a href=\"ch01.html\" aria-current=\"page\">第 1 章 带宽</a><ol><li><a href=\"#sec-1-1\">"),
-            std::string::npos);
+  EXPECT_NE(
+      p.find("<a href=\"ch01.html\" aria-current=\"page\">第 1 章 带宽</a><ol><li><a href=\"#sec-1-1\">"),
+      std::string::npos);
   EXPECT_NE(p.find("class=\"page-toc\""), std::string::npos);
   EXPECT_NE(p.find("rel=\"prev\" href=\"preface.html\""), std::string::npos);
   EXPECT_NE(p.find("<span class=\"caption-label\">图 1-1</span>"), std::string::npos);
-  EXPECT_NE(p.find("<math xmlns=\"http://www.w3.org/1998/Math/MathML\""), std::string::npos) << "MathML, no script";
+  EXPECT_NE(p.find("<math xmlns=\"http://www.w3.org/1998/Math/MathML\""), std::string::npos)
+      << "MathML, no script";
   const std::string& pre = page(*b, "preface.html");
-  EXPECT_NE(pre.find("<a class=\"xref\" href=\"ch01.html\">第 1 章</a>"), std::string::npos) << "plain reference";
+  EXPECT_NE(pre.find("<a class=\"xref\" href=\"ch01.html\">第 1 章</a>"), std::string::npos)
+      << "plain reference";
 }
 
 TEST(Site, SitemapListsEveryPageWithAlternates) {
@@ -112,7 +116,8 @@ TEST(Site, MissingImageIsAnErrorAtTheManuscriptLine) {
   ASSERT_TRUE(b->diags.has_errors());
   bool found = false;
   for (const auto& d : b->diags.all())
-    found = found || (d.loc.path.filename() == "01-带宽.md" && d.loc.line == 11 && d.severity == Severity::Error);
+    found =
+        found || (d.loc.path.filename() == "01-带宽.md" && d.loc.line == 11 && d.severity == Severity::Error);
   EXPECT_TRUE(found);
   fs::remove_all(root);
 }

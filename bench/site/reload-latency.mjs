@@ -1,0 +1,39 @@
+// How long after saving a chapter does the open page show the change? Serves a copy of a book with
+// `bookbuild site --serve`, opens a chapter in Debian's chromium, appends a sentence to the chapter's
+// manuscript N times and prints each latency and the median (save → new content in the page's DOM).
+// Usage: node bench/site/reload-latency.mjs <bookbuild> <book> <page> <manuscript (relative to book)> [runs]
+//   e.g. node bench/site/reload-latency.mjs build-release/builder/bookbuild ../shared/corpus/upstream \
+//          en/ch04.html book-en/chapter04.md 10
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { launch, serveBook } from "../../tests/browser/harness.mjs";
+
+const [bookbuild, book, pagePath, manuscript, runsArg] = process.argv.slice(2);
+if (!manuscript) {
+  console.error("usage: node reload-latency.mjs <bookbuild> <book> <page> <manuscript> [runs]");
+  process.exit(2);
+}
+const runs = Number(runsArg || 10);
+const server = await serveBook(bookbuild, book, 18741);
+const browser = await launch();
+const page = await browser.newPage();
+await page.goto(server.url + pagePath);
+await page.evaluate(() => document.addEventListener("bookbuild:updated", () => { window.__updatedAt = Date.now(); }));
+const file = join(server.book, manuscript);
+const times = [];
+for (let i = 0; i < runs; i++) {
+  const marker = `Latency probe ${i} ${Date.now()}.`;
+  const t0 = Date.now();
+  writeFileSync(file, readFileSync(file, "utf8") + `\n${marker}\n`);
+  await page.waitForFunction((m) => document.body.textContent.includes(m), marker, { timeout: 20000 });
+  times.push((await page.evaluate(() => window.__updatedAt)) - t0);
+  const marks = server.log().match(/(change seen|reload sent) at \d+/g);
+  if (process.env.BOOKBUILD_TIMINGS && marks)
+    console.log(`  edit ${i}: page ${times[i]} ms; server ${marks.slice(-2).map((m) => m.replace(/\d+$/, (n) => `+${n - t0} ms`)).join(", ")}`);
+  await new Promise((r) => setTimeout(r, 300));
+}
+await browser.close();
+await server.stop();
+times.sort((a, b) => a - b);
+console.log(`save → change in page over ${runs} edits of ${manuscript}: ` +
+            `median ${times[Math.floor(runs / 2)]} ms, min ${times[0]} ms, max ${times[runs - 1]} ms`);
