@@ -13,7 +13,7 @@ build_pkgs=(
   librsvg2-dev
 )
 test_pkgs=(
-  epubcheck default-jre-headless pandoc time chromium nodejs
+  epubcheck default-jre-headless pandoc time chromium nodejs mkdocs mkdocs-material
   clang-format
   # The PDF (docs/latex.md): XeLaTeX with ctex for Chinese and polyglossia's Russian, the Noto and
   # DejaVu fonts the templates name, and pzdr (hyperref's XeTeX driver) from fonts-recommended.

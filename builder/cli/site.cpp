@@ -161,6 +161,10 @@ void add_site_command(CLI::App& app, Context& ctx) {
     auto files = build(ctx, *opt, s, opt->serve ? cache.get() : nullptr);
     if (files) {
       site::write_site(*files, ctx.global.out_dir / "site");
+      if (std::getenv("BOOKBUILD_TIMINGS"))
+        std::cerr << "  total with writing: "
+                  << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
+                  << " ms\n";
       if (!ctx.global.quiet) {
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
                       .count();

@@ -509,6 +509,13 @@ class Converter {
 
   Node inline_node(cmark_node* n) {
     auto literal = [&] { return std::string(cmark_node_get_literal(n) ? cmark_node_get_literal(n) : ""); };
+    if (is_inline_math(n) || is_display_math(n)) {
+      MathPayload m = math_payload(n);
+      bool display = is_display_math(n);
+      Node node(display ? Kind::DisplayMath : Kind::InlineMath, {path_, m.line, m.col + (display ? 2 : 1)});
+      node.text = std::move(m.tex);
+      return node;
+    }
     switch (cmark_node_get_type(n)) {
       case CMARK_NODE_TEXT: {
         Node t(Kind::Text, loc(n));
@@ -556,13 +563,6 @@ class Converter {
         return f;
       }
       default: break;
-    }
-    if (is_inline_math(n) || is_display_math(n)) {
-      MathPayload m = math_payload(n);
-      bool display = is_display_math(n);
-      Node node(display ? Kind::DisplayMath : Kind::InlineMath, {path_, m.line, m.col + (display ? 2 : 1)});
-      node.text = std::move(m.tex);
-      return node;
     }
     std::string t = type_string(n);
     if (t == "strikethrough") {

@@ -311,6 +311,23 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
 
 SearchStats write_search_index(const std::vector<SearchSection>& sections, const std::string& lang,
                                const fs::path& dir, const SearchIndexOptions& options) {
+  std::map<std::string, std::string> files;
+  SearchStats stats = build_search_index(sections, lang, files, options);
+  for (const auto& [name, bytes] : files) output::write_file(dir / name, bytes);
+  return stats;
+}
+
+namespace {
+using TermKey = std::pair<std::u32string, bool>;
+struct TermKeyHash {
+  std::size_t operator()(const TermKey& k) const noexcept {
+    return std::hash<std::u32string>{}(k.first) * 2 + static_cast<std::size_t>(k.second);
+  }
+};
+}  // namespace
+
+SearchStats build_search_index(const std::vector<SearchSection>& sections, const std::string& lang,
+                               std::map<std::string, std::string>& files, const SearchIndexOptions& options) {
   const std::size_t shard_target = std::max<std::size_t>(1, options.shard_bytes);
   const std::size_t chunk_target = options.chunk_bytes;
   SearchStats stats;
@@ -320,11 +337,12 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
   // Every file but docs.json is gzipped (the client inflates it with DecompressionStream); returns
   // the size written.
   auto emit = [&](const std::string& name, const std::string& content) {
-    const std::string bytes = name == "docs.json" ? content : gzip(content);
-    output::write_file(dir / name, bytes);
+    std::string bytes = name == "docs.json" ? content : gzip(content);
     stats.index_bytes += bytes.size();
+    std::size_t size = bytes.size();
+    files[name] = std::move(bytes);
     ++stats.files;
-    return bytes.size();
+    return size;
   };
 
   // Postings of every term: words keyed by their folded text, CJK terms by theirs (no overlap: a
@@ -334,8 +352,10 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
   for (std::uint32_t s = 0; s < sections.size(); ++s) {
     titles.push_back(stored_form(sections[s].title));
     texts.push_back(stored_form(sections[s].text));
-    std::map<std::pair<std::u32string, bool>, std::uint32_t> counts;  // (term, is word) → count
-    std::map<std::pair<std::u32string, bool>, bool> in_title;
+    // (term, is word) → count; hashed, since a section has thousands of tokens and few terms repeat
+    // across the per-term lists below (which stay ordered, so the files are deterministic).
+    std::unordered_map<TermKey, std::uint32_t, TermKeyHash> counts;
+    std::unordered_map<TermKey, bool, TermKeyHash> in_title;
     for (auto& t : folded_tokens(fold(titles.back()))) in_title[{t.text, t.kind == TokenKind::Word}] = true;
     for (auto& t : folded_tokens(fold(texts.back()))) ++counts[{t.text, t.kind == TokenKind::Word}];
     for (auto& [key, yes] : in_title) counts.try_emplace(key, 0);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,11 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
                                const std::filesystem::path& dir);
 SearchStats write_search_index(const std::vector<SearchSection>& sections, const std::string& lang,
                                const std::filesystem::path& dir, const SearchIndexOptions& options);
+
+// The same index in memory: file name (relative to the index folder) → bytes.
+SearchStats build_search_index(const std::vector<SearchSection>& sections, const std::string& lang,
+                               std::map<std::string, std::string>& files,
+                               const SearchIndexOptions& options = SearchIndexOptions{});
 
 // The sections of one chapter: the top of the page (up to the first level-2 heading) and one per
 // level-2 or level-3 heading. Text of blocks is joined by spaces; code and math are kept as text.

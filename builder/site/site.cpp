@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -135,18 +136,31 @@ class Renderer {
       fs::path src = writers::data_dir() / "website" / asset;
       if (fs::exists(src)) files_.copied[std::string("assets/") + asset] = src;
     }
-    for (const auto& eb : book_.editions) edition(eb);
+    std::vector<std::future<void>> indexing;
+    for (const auto& eb : book_.editions) {
+      auto sections = std::make_shared<std::vector<SearchSection>>();
+      edition(eb, *sections);
+      if (opt_.search)
+        indexing.push_back(std::async(std::launch::async, [this, &eb, sections] {
+          SiteFiles part;
+          search_index(eb, *sections, part);
+          std::lock_guard lock(files_mutex_);
+          files_.generated.merge(part.generated);
+          files_.search_index_bytes.merge(part.search_index_bytes);
+          files_.search_query_bytes.merge(part.search_query_bytes);
+        }));
+    }
+    for (auto& f : indexing) f.get();
     not_found_page();
     sitemap();
     return std::move(files_);
   }
 
  private:
-  void edition(const book::EditionBook& eb) {
-    std::vector<SearchSection> search;
+  void edition(const book::EditionBook& eb, std::vector<SearchSection>& search) {
     for (std::size_t i = 0; i < eb.chapters.size(); ++i) chapter_page_for(eb, i, search);
+    std::lock_guard lock(files_mutex_);
     home_page(eb);
-    if (opt_.search) search_index(eb, search, files_);
   }
 
   std::string languages(const std::string& page, const std::string& key, const book::Edition& current) {
@@ -256,7 +270,10 @@ class Renderer {
         continue;
       }
       rel.replace_extension(prepared[k]->extension);
-      files_.copied[e.site_path + rel.generic_string()] = prepared[k]->file;
+      {
+        std::lock_guard lock(files_mutex_);
+        files_.copied[e.site_path + rel.generic_string()] = prepared[k]->file;
+      }
       fs::path url = fs::path(images[k]->url).replace_extension(prepared[k]->extension);
       image_url[images[k]->url] = url.generic_string();
     }
@@ -276,8 +293,12 @@ class Renderer {
       pager += "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(n.key) + ".html\">" +
                escape_xml(n.title) + " →</a>";
     }
-    files_.generated[page] = fill(e, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho),
-                                  sidebar(eb, c.key), toc(c, w), pager);
+    std::string html = fill(e, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho),
+                            sidebar(eb, c.key), toc(c, w), pager);
+    {
+      std::lock_guard lock(files_mutex_);
+      files_.generated[page] = std::move(html);
+    }
 
     if (opt_.search) append_sections(c, search);
   }
@@ -356,8 +377,7 @@ class Renderer {
   }
 
  public:
-  // The index writer works on a folder: the index is written aside and read back into the in-memory
-  // site. The result is remembered per edition and reused while the edition's text is unchanged.
+  // The index of an edition, remembered and reused while the edition's text is unchanged.
   static void search_index(const book::EditionBook& eb, const std::vector<SearchSection>& sections,
                            SiteFiles& into) {
     struct Cached {
@@ -371,31 +391,21 @@ class Renderer {
     for (const auto& s : sections)
       all += '\x1f' + s.page + '\x1f' + s.anchor + '\x1f' + s.title + '\x1f' + s.chapter + '\x1f' + s.text;
     std::size_t key = std::hash<std::string>{}(all);
-    {
-      std::lock_guard lock(mutex);
-      auto it = cache.find(eb.edition.id);
-      if (it == cache.end() || it->second.key != key) {
-        Cached c;
-        c.key = key;
-        fs::path tmp = fs::temp_directory_path() /
-                       ("bookbuild-search-" + std::to_string(::getpid()) + "-" + eb.edition.id);
-        fs::remove_all(tmp);
-        c.stats = write_search_index(sections, eb.edition.lang, tmp);
-        for (const auto& f : fs::recursive_directory_iterator(tmp)) {
-          if (!f.is_regular_file()) continue;
-          std::ifstream in(f.path(), std::ios::binary);
-          std::ostringstream ss;
-          ss << in.rdbuf();
-          c.files[eb.edition.site_path + "search/" + f.path().lexically_relative(tmp).generic_string()] =
-              ss.str();
-        }
-        fs::remove_all(tmp);
-        it = cache.insert_or_assign(eb.edition.id, std::move(c)).first;
-      }
-      for (const auto& [rel, content] : it->second.files) into.generated[rel] = content;
-      into.search_index_bytes[eb.edition.id] = it->second.stats.index_bytes;
-      into.search_query_bytes[eb.edition.id] = it->second.stats.largest_query_bytes;
+    std::unique_lock lock(mutex);
+    auto it = cache.find(eb.edition.id);
+    if (it == cache.end() || it->second.key != key) {
+      lock.unlock();  // editions are indexed in parallel
+      Cached c;
+      c.key = key;
+      std::map<std::string, std::string> files;
+      c.stats = build_search_index(sections, eb.edition.lang, files);
+      for (auto& [name, bytes] : files) c.files[eb.edition.site_path + "search/" + name] = std::move(bytes);
+      lock.lock();
+      it = cache.insert_or_assign(eb.edition.id, std::move(c)).first;
     }
+    for (const auto& [rel, content] : it->second.files) into.generated[rel] = content;
+    into.search_index_bytes[eb.edition.id] = it->second.stats.index_bytes;
+    into.search_query_bytes[eb.edition.id] = it->second.stats.largest_query_bytes;
   }
 
   // The sections of every chapter of an edition, as the search indexes them.
@@ -471,6 +481,7 @@ class Renderer {
   Diagnostics& diags_;
   std::string tmpl_, home_tmpl_;
   SiteFiles files_;
+  std::mutex files_mutex_;  // pages are written while other editions are being indexed
 };
 
 }  // namespace
@@ -491,10 +502,31 @@ bool is_search_file(const std::string& rel) {
 
 void write_site(const SiteFiles& files, const fs::path& out) {
   output::StagedDir staged(out);
-  for (const auto& [rel, content] : files.generated) output::write_file(staged.path() / rel, content);
+  for (const auto& [rel, content] : files.generated) {
+    // A file identical to the one the previous build wrote is linked to it instead of written again:
+    // most of a rebuild is unchanged, and creating hundreds of fresh inodes costs more than reading.
+    fs::path previous = out / rel;
+    fs::path dest = staged.path() / rel;
+    std::error_code ec;
+    if (fs::file_size(previous, ec) == content.size() && !ec) {
+      std::ifstream in(previous, std::ios::binary);
+      std::string old(content.size(), '\0');
+      if (in.read(old.data(), static_cast<std::streamsize>(old.size())) && old == content) {
+        fs::create_directories(dest.parent_path());
+        fs::create_hard_link(previous, dest, ec);
+        if (!ec) continue;
+      }
+    }
+    output::write_file(dest, content);
+  }
   for (const auto& [rel, src] : files.copied) {
-    fs::create_directories((staged.path() / rel).parent_path());
-    fs::copy_file(src, staged.path() / rel, fs::copy_options::overwrite_existing);
+    fs::path dest = staged.path() / rel;
+    fs::create_directories(dest.parent_path());
+    // Figures are linked rather than copied when the output is on the same file system: the site
+    // does not modify them, and an editor that saves a figure writes a new file anyway.
+    std::error_code ec;
+    fs::create_hard_link(src, dest, ec);
+    if (ec) fs::copy_file(src, dest, fs::copy_options::overwrite_existing);
   }
   staged.commit();
 }
