@@ -2,6 +2,7 @@
 #include "filters/links.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <map>
 
 namespace bb::filters {
@@ -10,7 +11,49 @@ namespace fs = std::filesystem;
 using doc::Kind;
 using doc::Node;
 
+namespace {
+
+std::string first_line(const fs::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+bool is_sha(const std::string& s) {
+  return s.size() == 40 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+}  // namespace
+
+// Reads .git/HEAD (and the ref it names, loose or packed) directly: starting `git` costs more than
+// the rest of a small build. Falls back to `git rev-parse` for layouts this does not cover
+// (worktrees, other git dirs).
 std::string repository_commit(const fs::path& root) {
+  fs::path dir = root;
+  while (!dir.empty() && !fs::exists(dir / ".git")) {
+    if (dir == dir.parent_path()) {
+      dir.clear();
+      break;
+    }
+    dir = dir.parent_path();
+  }
+  if (dir.empty()) return "HEAD";
+  fs::path git = dir / ".git";
+  if (fs::is_directory(git)) {
+    std::string head = first_line(git / "HEAD");
+    if (is_sha(head)) return head;
+    if (head.starts_with("ref: ")) {
+      std::string ref = head.substr(5);
+      std::string loose = first_line(git / ref);
+      if (is_sha(loose)) return loose;
+      std::ifstream packed(git / "packed-refs");
+      for (std::string line; std::getline(packed, line);)
+        if (line.size() > 41 && line.compare(41, std::string::npos, ref) == 0 && is_sha(line.substr(0, 40)))
+          return line.substr(0, 40);
+    }
+  }
   std::string cmd = "git -C '" + root.string() + "' rev-parse HEAD 2>/dev/null";
   std::string out;
   if (FILE* p = popen(cmd.c_str(), "r")) {
@@ -19,7 +62,7 @@ std::string repository_commit(const fs::path& root) {
     pclose(p);
   }
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out.size() == 40 ? out : "HEAD";
+  return is_sha(out) ? out : "HEAD";
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include "filters/pipeline.hpp"
 
 #include <algorithm>
+#include <future>
 #include <set>
 
 #include "filters/crossref.hpp"
@@ -21,27 +22,35 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
       for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags);
   }
 
-  for (auto& eb : book.editions) {
-    CrossRefContext xref{eb.edition, r.targets, {}, book.config.plain_references};
-    for (const auto& ch : eb.chapters) xref.chapters_in_build.insert(ch.number);
-    LinkContext links{book.config, eb, r.targets, r.commit};
-    for (auto& ch : eb.chapters) {
-      {
-        Diagnostics::Scope scope(diags, "refs");
-        resolve_crossrefs(ch, xref, diags);
+  // With the target table complete, editions resolve independently: one thread each.
+  std::vector<std::vector<Binding>> bindings(book.editions.size());
+  std::vector<std::future<void>> work;
+  for (std::size_t e = 0; e < book.editions.size(); ++e) {
+    work.push_back(std::async(std::launch::async, [&, e] {
+      auto& eb = book.editions[e];
+      CrossRefContext xref{eb.edition, r.targets, {}, book.config.plain_references};
+      for (const auto& ch : eb.chapters) xref.chapters_in_build.insert(ch.number);
+      LinkContext links{book.config, eb, r.targets, r.commit};
+      for (auto& ch : eb.chapters) {
+        {
+          Diagnostics::Scope scope(diags, "refs");
+          resolve_crossrefs(ch, xref, diags);
+        }
+        {
+          Diagnostics::Scope scope(diags, "links");
+          resolve_links(ch, links, diags);
+        }
+        {
+          Diagnostics::Scope scope(diags, "numbers");
+          resolve_calc_numbers(ch, eb.edition, options.evaluate, bindings[e], diags);
+        }
+        Diagnostics::Scope scope(diags, "math");
+        check_math(ch, diags);
       }
-      {
-        Diagnostics::Scope scope(diags, "links");
-        resolve_links(ch, links, diags);
-      }
-      {
-        Diagnostics::Scope scope(diags, "numbers");
-        resolve_calc_numbers(ch, eb.edition, options.evaluate, r.bindings, diags);
-      }
-      Diagnostics::Scope scope(diags, "math");
-      check_math(ch, diags);
-    }
+    }));
   }
+  for (auto& w : work) w.get();
+  for (auto& b : bindings) r.bindings.insert(r.bindings.end(), b.begin(), b.end());
 
   // Translations should carry the same labels as the source edition, chapter by chapter, so that
   // every reference has a counterpart in every language.

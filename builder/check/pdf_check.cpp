@@ -1,18 +1,15 @@
-// PDF checks with poppler-cpp: page text, outline and font list. The document is owned by a
-// unique_ptr the moment Poppler returns it.
+// PDF checks: page text, outline and font list, read with Poppler in the PDF module
+// (builder/figures/pdf_render.cpp), which is loaded only when a PDF is checked.
 #include "check/pdf_check.hpp"
 
-#include <poppler-document.h>
-#include <poppler-font.h>
-#include <poppler-global.h>
-#include <poppler-page.h>
-#include <poppler-toc.h>
-
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <ostream>
 #include <sstream>
 
+#include "figures/modules.hpp"
+#include "figures/pdf_render.h"
 #include "latex/book_tex.hpp"
 #include "latex/tex_log.hpp"
 
@@ -21,11 +18,6 @@ namespace bb::check {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string utf8(const poppler::ustring& s) {
-  auto bytes = s.to_utf8();
-  return std::string(bytes.begin(), bytes.end());
-}
 
 // Text compared without any white space (PDF text extraction adds and drops spaces and line breaks,
 // around CJK in particular) and with words hyphenated at a line end joined again.
@@ -47,27 +39,52 @@ std::string squeeze(std::string_view s, bool join_hyphens) {
   return out;
 }
 
-void quiet_poppler(const std::string&, void*) {}
+}  // namespace
+
+namespace {
+
+// What the PDF module reports, gathered for the checks below.
+struct Inspected {
+  int pages = 0;
+  std::vector<std::string> bookmarks;
+  std::vector<std::string> page_texts;
+  std::vector<std::pair<std::string, bool>> fonts;
+};
 
 }  // namespace
 
 PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnostics& diags) {
   PdfFacts facts;
   SourceLoc at{pdf, 0, 0};
-  poppler::set_debug_error_function(quiet_poppler, nullptr);
-  std::unique_ptr<poppler::document> doc(poppler::document::load_from_file(pdf.string()));
-  if (!doc) {
-    diags.error(at, "cannot open the PDF");
+  std::string load_error;
+  auto inspect = reinterpret_cast<bookbuild_inspect_pdf_fn>(
+      figures::module_symbol(figures::Module::Pdf, "bookbuild_inspect_pdf", load_error));
+  if (!inspect) {
+    diags.error(at, "cannot check the PDF: " + load_error);
     return facts;
   }
-  facts.pages = doc->pages();
+  Inspected in;
+  bookbuild_pdf_visitor visitor{
+      &in,
+      [](void* c, int n) { static_cast<Inspected*>(c)->pages = n; },
+      [](void* c, const char* title) { static_cast<Inspected*>(c)->bookmarks.emplace_back(title); },
+      [](void* c, int, const char* text, std::size_t size) {
+        static_cast<Inspected*>(c)->page_texts.emplace_back(text, size);
+      },
+      [](void* c, const char* name, int embedded) {
+        static_cast<Inspected*>(c)->fonts.emplace_back(name, embedded);
+      },
+  };
+  char message[512] = {};
+  if (inspect(pdf.c_str(), &visitor, message, sizeof message) != 0) {
+    diags.error(at, message);
+    return facts;
+  }
+  facts.pages = in.pages;
   if (facts.pages == 0) diags.error(at, "the PDF has no pages");
 
   // Outline: the chapters, in order.
-  std::unique_ptr<poppler::toc> toc(doc->create_toc());
-  std::vector<std::string> bookmarks;
-  if (toc && toc->root())
-    for (const auto* item : toc->root()->children()) bookmarks.push_back(utf8(item->title()));
+  const std::vector<std::string>& bookmarks = in.bookmarks;
   facts.top_bookmarks = static_cast<int>(bookmarks.size());
   if (bookmarks.size() != expect.chapter_titles.size()) {
     diags.error(at, std::to_string(bookmarks.size()) + " top-level bookmarks for " +
@@ -83,10 +100,8 @@ PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnosti
   std::string text;
   int fffd_pages = 0, unresolved_pages = 0;
   std::string first_fffd, first_unresolved;
-  for (int i = 0; i < facts.pages; ++i) {
-    std::unique_ptr<poppler::page> page(doc->create_page(i));
-    if (!page) continue;
-    std::string t = utf8(page->text());
+  for (int i = 0; i < static_cast<int>(in.page_texts.size()); ++i) {
+    const std::string& t = in.page_texts[i];
     if (t.find("\uFFFD") != std::string::npos && fffd_pages++ == 0) first_fffd = std::to_string(i + 1);
     if (t.find("??") != std::string::npos && unresolved_pages++ == 0)
       first_unresolved = std::to_string(i + 1);
@@ -108,11 +123,11 @@ PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnosti
   }
 
   // Fonts.
-  for (const auto& f : doc->fonts()) {
+  for (const auto& [name, embedded] : in.fonts) {
     ++facts.fonts;
-    if (!f.is_embedded()) {
+    if (!embedded) {
       ++facts.unembedded_fonts;
-      diags.error(at, "font `" + f.name() + "` is not embedded");
+      diags.error(at, "font `" + name + "` is not embedded");
     }
   }
 

@@ -2,6 +2,7 @@
 #include "cli/calc_evaluator.hpp"
 
 #include <memory>
+#include <mutex>
 
 #include "calc/engine.hpp"
 #include "calc/error.hpp"
@@ -11,8 +12,13 @@ namespace bb::cli {
 std::optional<filters::Evaluator> make_evaluator(const std::filesystem::path& dir) {
   if (!std::filesystem::is_directory(dir)) return std::nullopt;
   auto engine = std::make_shared<calc::Engine>(dir);
-  return filters::Evaluator([engine](const std::string& expr) {
-    calc::Value v = engine->evaluate(expr);
+  auto mutex = std::make_shared<std::mutex>();  // editions resolve in parallel; the engine caches
+  return filters::Evaluator([engine, mutex](const std::string& expr) {
+    calc::Value v;
+    {
+      std::lock_guard lock(*mutex);
+      v = engine->evaluate(expr);
+    }
     filters::Number n;
     switch (v.kind) {
       case calc::Value::Kind::Integer:

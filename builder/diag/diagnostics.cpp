@@ -31,9 +31,14 @@ std::string display_path(const std::filesystem::path& p, const std::filesystem::
 
 }  // namespace
 
+std::string& Diagnostics::current_check() {
+  thread_local std::string check = "parse";
+  return check;
+}
+
 void Diagnostics::add(Diagnostic d) {
+  if (d.check == "parse") d.check = current_check();
   std::lock_guard lock(mutex_);
-  if (d.check == "parse") d.check = check_;
   items_.push_back(std::move(d));
 }
 

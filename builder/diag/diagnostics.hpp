@@ -37,17 +37,16 @@ class Diagnostics {
   void note(SourceLoc loc, std::string message);
   void add(Diagnostic d);
 
-  // Tags diagnostics added while the scope lives with the name of a check (`bookbuild check refs`
-  // shows only those). Not for concurrent use: passes that run in parallel keep the default tag.
+  // Tags diagnostics added by this thread while the scope lives with the name of a check
+  // (`bookbuild check refs` shows only those). The tag is per thread, so passes may run in parallel.
   class Scope {
    public:
-    Scope(Diagnostics& d, std::string check) : d_(d), previous_(std::exchange(d.check_, std::move(check))) {}
-    ~Scope() { d_.check_ = std::move(previous_); }
+    Scope(Diagnostics&, std::string check) : previous_(std::exchange(current_check(), std::move(check))) {}
+    ~Scope() { current_check() = std::move(previous_); }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
    private:
-    Diagnostics& d_;
     std::string previous_;
   };
 
@@ -66,9 +65,9 @@ class Diagnostics {
   void print_summary(std::ostream& out) const;
 
  private:
+  static std::string& current_check();
   mutable std::mutex mutex_;
   std::vector<Diagnostic> items_;
-  std::string check_ = "parse";
 };
 
 // Formats one diagnostic as `path:line:col: severity: message` (no source line).

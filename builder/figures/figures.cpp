@@ -2,7 +2,6 @@
 // content-hash cache.
 #include "figures/figures.hpp"
 
-#include <dlfcn.h>
 #include <openssl/evp.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 
 namespace bb::figures {
@@ -38,26 +38,10 @@ std::string lower_extension(const fs::path& p) {
   return ext;
 }
 
-// The renderer module (builder/figures/pdf_render.cpp), loaded on the first PDF that is not cached.
-// BOOKBUILD_PDF_MODULE overrides where it is looked for (an installed bookbuild, say).
+// The renderer in the PDF module (builder/figures/pdf_render.cpp), loaded on the first PDF that is
+// not cached.
 bookbuild_render_pdf_fn renderer(std::string& error) {
-  static std::once_flag once;
-  static bookbuild_render_pdf_fn fn = nullptr;
-  static std::string load_error;
-  std::call_once(once, [] {
-    const char* env = std::getenv("BOOKBUILD_PDF_MODULE");
-    std::string path = env && *env ? env : BOOKBUILD_PDF_MODULE;
-    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!module) {
-      const char* e = dlerror();
-      load_error = "cannot load the PDF renderer " + path + ": " + (e ? e : "unknown error");
-      return;
-    }
-    fn = reinterpret_cast<bookbuild_render_pdf_fn>(dlsym(module, "bookbuild_render_pdf"));
-    if (!fn) load_error = "the PDF renderer " + path + " has no bookbuild_render_pdf";
-  });
-  error = load_error;
-  return fn;
+  return reinterpret_cast<bookbuild_render_pdf_fn>(module_symbol(Module::Pdf, "bookbuild_render_pdf", error));
 }
 
 // Renders the first page of a PDF to a PNG `width` pixels wide. Returns an error message, or "".

@@ -1,10 +1,12 @@
 // The PDF renderer, a module loaded (dlopen) only when a PDF figure is not in the cache yet: Poppler
 // and the two dozen libraries it pulls in then cost nothing to the builds that do not need them.
 #include <poppler-document.h>
+#include <poppler-font.h>
 #include <poppler-global.h>
 #include <poppler-image.h>
 #include <poppler-page-renderer.h>
 #include <poppler-page.h>
+#include <poppler-toc.h>
 
 #include <cstring>
 #include <memory>
@@ -48,6 +50,50 @@ extern "C" int bookbuild_render_pdf(const char* data, std::size_t size, const ch
   std::string e;
   try {
     e = render(data, size, png, width);
+  } catch (const std::exception& x) {
+    e = x.what();
+  }
+  if (e.empty()) return 0;
+  if (error_size > 0) {
+    std::strncpy(error, e.c_str(), error_size - 1);
+    error[error_size - 1] = '\0';
+  }
+  return 1;
+}
+
+namespace {
+
+std::string utf8(const poppler::ustring& s) {
+  auto bytes = s.to_utf8();
+  return std::string(bytes.begin(), bytes.end());
+}
+
+std::string inspect(const char* path, const bookbuild_pdf_visitor* v) {
+  static std::once_flag once;
+  std::call_once(once, [] { poppler::set_debug_error_function([](const std::string&, void*) {}, nullptr); });
+  std::unique_ptr<poppler::document> doc(poppler::document::load_from_file(path));
+  if (!doc) return "cannot open the PDF";
+  v->pages(v->context, doc->pages());
+  std::unique_ptr<poppler::toc> toc(doc->create_toc());
+  if (toc && toc->root())
+    for (const auto* item : toc->root()->children()) v->bookmark(v->context, utf8(item->title()).c_str());
+  for (int i = 0; i < doc->pages(); ++i) {
+    std::unique_ptr<poppler::page> page(doc->create_page(i));
+    if (!page) continue;
+    std::string t = utf8(page->text());
+    v->page_text(v->context, i, t.data(), t.size());
+  }
+  for (const auto& f : doc->fonts()) v->font(v->context, f.name().c_str(), f.is_embedded() ? 1 : 0);
+  return {};
+}
+
+}  // namespace
+
+extern "C" int bookbuild_inspect_pdf(const char* path, const bookbuild_pdf_visitor* visitor, char* error,
+                                     std::size_t error_size) {
+  std::string e;
+  try {
+    e = inspect(path, visitor);
   } catch (const std::exception& x) {
     e = x.what();
   }

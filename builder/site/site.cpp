@@ -136,21 +136,23 @@ class Renderer {
       fs::path src = writers::data_dir() / "website" / asset;
       if (fs::exists(src)) files_.copied[std::string("assets/") + asset] = src;
     }
-    std::vector<std::future<void>> indexing;
+    // Editions are independent once resolved: each renders its pages and its search index in a
+    // thread of its own.
+    std::vector<std::future<void>> work;
     for (const auto& eb : book_.editions) {
-      auto sections = std::make_shared<std::vector<SearchSection>>();
-      edition(eb, *sections);
-      if (opt_.search)
-        indexing.push_back(std::async(std::launch::async, [this, &eb, sections] {
-          SiteFiles part;
-          search_index(eb, *sections, part);
-          std::lock_guard lock(files_mutex_);
-          files_.generated.merge(part.generated);
-          files_.search_index_bytes.merge(part.search_index_bytes);
-          files_.search_query_bytes.merge(part.search_query_bytes);
-        }));
+      work.push_back(std::async(std::launch::async, [this, &eb] {
+        std::vector<SearchSection> sections;
+        edition(eb, sections);
+        if (!opt_.search) return;
+        SiteFiles part;
+        search_index(eb, sections, part);
+        std::lock_guard lock(files_mutex_);
+        files_.generated.merge(part.generated);
+        files_.search_index_bytes.merge(part.search_index_bytes);
+        files_.search_query_bytes.merge(part.search_query_bytes);
+      }));
     }
-    for (auto& f : indexing) f.get();
+    for (auto& f : work) f.get();
     not_found_page();
     sitemap();
     return std::move(files_);
