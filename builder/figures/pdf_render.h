@@ -25,7 +25,8 @@ typedef struct bookbuild_pdf_visitor {
 
 /* Opens the PDF at `path` and visits its pages, outline, text and fonts. Returns 0, or non-zero with
    a message in error[0..error_size). */
-int bookbuild_inspect_pdf(const char* path, const bookbuild_pdf_visitor* visitor, char* error, size_t error_size);
+int bookbuild_inspect_pdf(const char* path, const bookbuild_pdf_visitor* visitor, char* error,
+                          size_t error_size);
 typedef int (*bookbuild_inspect_pdf_fn)(const char*, const bookbuild_pdf_visitor*, char*, size_t);
 
 /* The SVG module (builder/latex/svg_render.cpp): the SVG at `svg` as a one-page PDF of its own size at
