@@ -226,10 +226,10 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
       diags.error(loc_of(file, &node), "[[edition]] must be a table");
       continue;
     }
-    r.known_keys(
-        *t,
-        {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels", "numbers"},
-        "[[edition]]");
+    r.known_keys(*t,
+                 {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels",
+                  "numbers", "cover"},
+                 "[[edition]]");
     Edition e;
     e.id = r.str(*t, "id");
     e.lang = r.str(*t, "lang");
@@ -243,6 +243,10 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     e.subtitle = r.str(*t, "subtitle");
     e.folder = r.str(*t, "folder", e.id);
     e.site_path = r.str(*t, "site-path", e.id + "/");
+    e.cover = r.str(*t, "cover");
+    if (!e.cover.empty() && !fs::is_regular_file(root / e.folder / e.cover))
+      diags.error(loc_of(file, t->get("cover")),
+                  "cover image `" + (e.folder / e.cover).generic_string() + "` does not exist");
     if (!e.site_path.empty() && e.site_path.back() != '/') e.site_path += '/';
     if (!paths.insert(e.site_path).second)
       diags.error(loc_of(file, t->get("site-path")), "two editions share site path `" + e.site_path + "`");

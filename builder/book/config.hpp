@@ -38,6 +38,7 @@ struct Edition {
   std::string subtitle;
   std::filesystem::path folder;  // relative to the book root
   std::string site_path;         // "" for the source edition, "en/", ...
+  std::filesystem::path cover;   // EPUB cover image, relative to the edition folder (optional)
   std::vector<ChapterEntry> chapters;
   Labels labels;
   NumberLocale numbers;

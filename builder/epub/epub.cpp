@@ -121,8 +121,10 @@ NavEntry nav_entry(const Node& root, const book::Chapter& c, const std::string& 
   return entry;
 }
 
-fs::path find_cover(const EpubOptions& options, const fs::path& folder) {
+// The cover: --cover, else the edition's `cover` in book.toml, else cover.png/.jpg in its folder.
+fs::path find_cover(const EpubOptions& options, const book::Edition& edition, const fs::path& folder) {
   if (!options.cover.empty()) return options.cover;
+  if (!edition.cover.empty()) return folder / edition.cover;
   for (const char* name : {"cover.png", "cover.jpg", "cover.jpeg"})
     if (fs::is_regular_file(folder / name)) return folder / name;
   return {};
@@ -181,7 +183,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
       if (requested.insert(p).second) requests.push_back({p, n.loc});
     });
   }
-  fs::path cover = find_cover(options, folder);
+  fs::path cover = find_cover(options, eb.edition, folder);
   if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}});
   figures::FigureCache cache(options.figure_cache);
   auto prepared = cache.prepare_all(requests, diags);

@@ -85,6 +85,36 @@ figure = "图"
   EXPECT_NE(text.find("book.toml:10:10: error: label `figure` must contain `{}`"), std::string::npos) << text;
 }
 
+TEST_F(TempBook, CoverImageIsReadAndMustExist) {
+  file("book.toml", R"([book]
+title = "T"
+
+[[edition]]
+id = "en"
+lang = "en"
+folder = "book"
+chapters = ["chapter01.md"]
+cover = "art/cover.png"
+
+[[edition]]
+id = "ru"
+lang = "ru"
+folder = "book-ru"
+chapters = ["chapter1.md"]
+cover = "missing.png"
+)");
+  file("book/chapter01.md", "# One\n");
+  file("book/art/cover.png", "png");
+  file("book-ru/chapter1.md", "# Один\n");
+  Diagnostics d;
+  auto cfg = load_config(root_, d);
+  ASSERT_TRUE(cfg);
+  EXPECT_EQ(cfg->editions[0].cover, "art/cover.png");
+  ASSERT_EQ(d.error_count(), 1u) << d.all()[0].message;
+  EXPECT_EQ(d.all()[0].loc.line, 16) << d.all()[0].message;
+  EXPECT_NE(d.all()[0].message.find("book-ru/missing.png"), std::string::npos);
+}
+
 TEST_F(TempBook, TomlSyntaxErrorHasPlace) {
   file("book.toml", "[book]\ntitle = \n");
   Diagnostics d;
