@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <unordered_map>
 
 namespace bb::filters {
 
@@ -93,7 +94,9 @@ std::string percent_decode(const std::string& s) {
 class LinkResolver {
  public:
   LinkResolver(book::Chapter& c, const LinkContext& ctx, Diagnostics& d) : c_(c), ctx_(ctx), diags_(d) {
-    for (const auto& ch : ctx.edition.chapters) chapter_of_[fs::weakly_canonical(ch.path)] = ch.key;
+    // Paths are compared lexically (the book's root is already canonical): resolving symbolic links
+    // for each of a chapter's hundreds of links costs more system calls than the rest of the pass.
+    for (const auto& ch : ctx.edition.chapters) chapter_of_[ch.path.lexically_normal().string()] = ch.key;
   }
 
   void run() { walk(c_.root); }
@@ -119,8 +122,8 @@ class LinkResolver {
       return;
     }
     if (path.starts_with("/")) return;  // site-absolute: left to the site's own check
-    fs::path target = fs::weakly_canonical(c_.path.parent_path() / percent_decode(path));
-    if (auto it = chapter_of_.find(target); it != chapter_of_.end()) {
+    fs::path target = (c_.path.parent_path() / percent_decode(path)).lexically_normal();
+    if (auto it = chapter_of_.find(target.string()); it != chapter_of_.end()) {
       n.set_attr("chapter", it->second);
       std::string id = it->second;
       if (!frag.empty()) {
@@ -169,7 +172,7 @@ class LinkResolver {
   book::Chapter& c_;
   const LinkContext& ctx_;
   Diagnostics& diags_;
-  std::map<fs::path, std::string> chapter_of_;
+  std::unordered_map<std::string, std::string> chapter_of_;
 };
 
 }  // namespace

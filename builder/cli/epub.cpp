@@ -6,12 +6,8 @@
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "epub/epub.hpp"
-#include "writers/escape.hpp"
-
-#if __has_include("math/mathml.hpp")
 #include "math/mathml.hpp"
-#define BOOKBUILD_HAS_MATHML 1
-#endif
+#include "writers/escape.hpp"
 
 namespace bb::cli {
 
@@ -25,27 +21,13 @@ struct EpubCommand {
   std::string cover;
 };
 
-// MathML from builder/math when it is part of the build; otherwise the TeX source as text.
+// MathML from builder/math. Unsupported TeX was already reported at its place by the formula check
+// (filters/math_check.cpp), which stops the build before any writer runs.
 epub::MathRenderer math_renderer() {
-#ifdef BOOKBUILD_HAS_MATHML
-  return [](const doc::Node& n, Diagnostics& diags) {
-    auto r = math::to_mathml(n.text, n.kind == doc::Kind::DisplayMath);
-    for (const auto& e : r.errors) {
-      auto pos = math::position_in(n.text, e.offset);
-      SourceLoc at = n.loc;
-      if (pos.line_delta == 0) {
-        at.col += static_cast<int>(pos.column);
-      } else {
-        at.line += static_cast<int>(pos.line_delta);
-        at.col = 1 + static_cast<int>(pos.column);
-      }
-      diags.warning(at, "math: " + e.message);
-    }
-    return epub::MathMarkup{std::move(r.mathml), true};
+  return [](const doc::Node& n, Diagnostics&) {
+    const auto& r = math::to_mathml_cached(n.text, n.kind == doc::Kind::DisplayMath);
+    return epub::MathMarkup{r.mathml, true};
   };
-#else
-  return epub::tex_as_text;
-#endif
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <ostream>
+#include <sstream>
 
 namespace bb {
 
@@ -22,9 +23,10 @@ const char* severity_name(Severity s) {
 std::string display_path(const std::filesystem::path& p, const std::filesystem::path& base) {
   if (p.empty()) return "<input>";
   if (!base.empty()) {
-    std::error_code ec;
-    auto rel = std::filesystem::relative(p, base, ec);
-    if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
+    // Lexically: the book's paths are absolute and normalized, and resolving links for every
+    // diagnostic of a long report costs thousands of system calls.
+    auto rel = p.lexically_normal().lexically_relative(base.lexically_normal());
+    if (!rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
   }
   return p.generic_string();
 }
@@ -99,7 +101,14 @@ std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& 
   return out;
 }
 
-void Diagnostics::print(std::ostream& out, const std::filesystem::path& base) const {
+void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base) const {
+  // Written in one piece at the end (std::cerr is unbuffered: one system call per `<<` otherwise).
+  std::ostringstream out;
+  struct Flush {
+    std::ostream& to;
+    std::ostringstream& from;
+    ~Flush() { to << from.str(); }
+  } flush{stream, out};
   // Source lines are read once per file, only for files that have diagnostics.
   std::map<std::filesystem::path, std::vector<std::string>> lines_by_file;
   for (const auto& d : all()) {

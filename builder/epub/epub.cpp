@@ -158,7 +158,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
                                     std::vector<Node> roots, const EpubOptions& options,
                                     const SourceInfo& source, Diagnostics& diags) {
   const book::Edition& e = eb.edition;
-  const fs::path folder = fs::weakly_canonical(book.config.root / e.folder);
+  const fs::path folder = (book.config.root / e.folder).lexically_normal();
   const Words words = words_for(e.lang);
 
   Addressing a;
