@@ -1,5 +1,6 @@
 // Link resolution between chapters and into the repository.
 #include "filters/links.hpp"
+#include "writers/escape.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -77,20 +78,6 @@ bool has_scheme(const std::string& url) {
   return true;
 }
 
-std::string percent_decode(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 class LinkResolver {
  public:
   LinkResolver(book::Chapter& c, const LinkContext& ctx, Diagnostics& d) : c_(c), ctx_(ctx), diags_(d) {
@@ -122,7 +109,7 @@ class LinkResolver {
       return;
     }
     if (path.starts_with("/")) return;  // site-absolute: left to the site's own check
-    fs::path target = (c_.path.parent_path() / percent_decode(path)).lexically_normal();
+    fs::path target = (c_.path.parent_path() / writers::percent_decode(path)).lexically_normal();
     if (auto it = chapter_of_.find(target.string()); it != chapter_of_.end()) {
       n.set_attr("chapter", it->second);
       std::string id = it->second;

@@ -1,5 +1,6 @@
 // The EPUB checks: container, package, XHTML well-formedness and link resolution.
 #include "check/epub_check.hpp"
+#include "writers/escape.hpp"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -74,23 +75,9 @@ void each_element(xmlNode* n, F&& f) {
   }
 }
 
-std::string percent_decode(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() + 0 && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 // The archive path `href` (relative to the entry `base`) names, with `.` and `..` resolved.
 std::string resolve(const std::string& base, const std::string& href) {
-  fs::path p = fs::path(base).parent_path() / percent_decode(href);
+  fs::path p = fs::path(base).parent_path() / writers::percent_decode(href);
   return p.lexically_normal().generic_string();
 }
 
@@ -264,7 +251,7 @@ class EpubChecker {
       }
       std::size_t hash = r.url.find('#');
       std::string file = r.url.substr(0, hash);
-      std::string fragment = hash == std::string::npos ? "" : percent_decode(r.url.substr(hash + 1));
+      std::string fragment = hash == std::string::npos ? "" : writers::percent_decode(r.url.substr(hash + 1));
       std::string target = file.empty() ? r.entry : resolve(r.entry, file);
       if (!zip_->contains(target)) {
         diags_.error(at(r.entry, r.line),

@@ -1,6 +1,7 @@
 // The site check reads every page with libxml2's HTML parser, collects the ids each page defines and
 // the references it makes, then resolves every internal reference against the files on disk.
 #include "check/site_check.hpp"
+#include "writers/escape.hpp"
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
@@ -67,20 +68,6 @@ bool external(const std::string& url) {
          (colon != std::string::npos && (slash == std::string::npos || colon < slash));
 }
 
-std::string percent_decode(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 SiteCheckStats check_site(const fs::path& site, Diagnostics& diags) {
@@ -111,9 +98,9 @@ SiteCheckStats check_site(const fs::path& site, Diagnostics& diags) {
       if (external(ref.url)) continue;
       ++stats.links;
       std::string url = ref.url.substr(0, ref.url.find('?'));
-      std::string file = percent_decode(url.substr(0, url.find('#')));
+      std::string file = writers::percent_decode(url.substr(0, url.find('#')));
       std::string frag =
-          url.find('#') == std::string::npos ? "" : percent_decode(url.substr(url.find('#') + 1));
+          url.find('#') == std::string::npos ? "" : writers::percent_decode(url.substr(url.find('#') + 1));
       fs::path target;
       if (file.empty())
         target = path;

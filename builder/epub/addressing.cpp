@@ -36,17 +36,7 @@ bool has_scheme(std::string_view url) {
 }
 
 fs::path local_path(const fs::path& manuscript, std::string_view url) {
-  std::string decoded;
-  for (std::size_t i = 0; i < url.size(); ++i) {
-    if (url[i] == '%' && i + 2 < url.size() && std::isxdigit(static_cast<unsigned char>(url[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(url[i + 2]))) {
-      decoded += static_cast<char>(std::stoi(std::string(url.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      decoded += url[i];
-    }
-  }
-  return (manuscript.parent_path() / decoded).lexically_normal();
+  return (manuscript.parent_path() / writers::percent_decode(url)).lexically_normal();
 }
 
 std::string xhtml_id(std::string_view id) {

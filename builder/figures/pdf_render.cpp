@@ -53,12 +53,7 @@ extern "C" int bookbuild_render_pdf(const char* data, std::size_t size, const ch
   } catch (const std::exception& x) {
     e = x.what();
   }
-  if (e.empty()) return 0;
-  if (error_size > 0) {
-    std::strncpy(error, e.c_str(), error_size - 1);
-    error[error_size - 1] = '\0';
-  }
-  return 1;
+  return bookbuild_report(e, error, error_size);
 }
 
 namespace {
@@ -97,10 +92,5 @@ extern "C" int bookbuild_inspect_pdf(const char* path, const bookbuild_pdf_visit
   } catch (const std::exception& x) {
     e = x.what();
   }
-  if (e.empty()) return 0;
-  if (error_size > 0) {
-    std::strncpy(error, e.c_str(), error_size - 1);
-    error[error_size - 1] = '\0';
-  }
-  return 1;
+  return bookbuild_report(e, error, error_size);
 }

@@ -36,4 +36,17 @@ typedef int (*bookbuild_svg_to_pdf_fn)(const char*, const char*, char*, size_t);
 
 #ifdef __cplusplus
 }
+
+#include <cstring>
+#include <string>
+
+// For the modules' entry points: the message into the caller's buffer, and the C return value.
+inline int bookbuild_report(const std::string& message, char* error, size_t error_size) {
+  if (message.empty()) return 0;
+  if (error_size > 0) {
+    std::strncpy(error, message.c_str(), error_size - 1);
+    error[error_size - 1] = '\0';
+  }
+  return 1;
+}
 #endif

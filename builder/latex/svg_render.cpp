@@ -76,10 +76,5 @@ extern "C" int bookbuild_svg_to_pdf(const char* svg, const char* pdf, char* erro
   } catch (const std::exception& x) {
     e = x.what();
   }
-  if (e.empty()) return 0;
-  if (error_size > 0) {
-    std::strncpy(error, e.c_str(), error_size - 1);
-    error[error_size - 1] = '\0';
-  }
-  return 1;
+  return bookbuild_report(e, error, error_size);
 }

@@ -29,4 +29,7 @@ std::string escape_latex_url(std::string_view url);
 // `+hh`, so that distinct ids stay distinct and the key is safe in PDF destinations.
 std::string latex_label(std::string_view key);
 
+// Decodes %XX escapes of a URL path or fragment (invalid escapes are kept as written).
+std::string percent_decode(std::string_view s);
+
 }  // namespace bb::writers

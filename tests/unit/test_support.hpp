@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -47,9 +48,10 @@ struct RunResult {
 
 // Runs the bookbuild executable with the given arguments (a shell-quoted string).
 inline RunResult run_bookbuild(const std::string& args, const std::filesystem::path& cwd = {}) {
+  // Unique per process and call: test processes run in parallel (ctest -j) and must not share files.
+  static int calls = 0;
   auto tmp = std::filesystem::temp_directory_path() /
-             ("bb-run-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-              std::to_string(std::rand()));
+             ("bb-run-" + std::to_string(::getpid()) + "-" + std::to_string(++calls));
   std::filesystem::create_directories(tmp);
   std::string cmd = (cwd.empty() ? std::string() : "cd '" + cwd.string() + "' && ") + "'" BOOKBUILD_EXE "' " +
                     args + " >'" + (tmp / "out").string() + "' 2>'" + (tmp / "err").string() + "'";
