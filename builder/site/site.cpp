@@ -85,43 +85,12 @@ bool is_external(const std::string& url) {
          url.starts_with("//") || url.starts_with("data:");
 }
 
-// A heading's visible text with its number ("4.2 计算单元", "第 4 章 加速器架构").
-std::string heading_text(const Node& h) {
-  const std::string* label = h.attr("label");
-  std::string prefix = label ? *label : h.number;
-  std::string text = doc::plain_text(h.children);
-  return prefix.empty() ? text : prefix + " " + text;
-}
-
 std::string heading_html(const Node& h) {
   const std::string* label = h.attr("label");
   std::string prefix = label ? *label : h.number;
   std::string out;
   if (!prefix.empty()) out = "<span class=\"number\">" + escape_xml(prefix) + "</span> ";
   return out + escape_xml(doc::plain_text(h.children));
-}
-
-struct Section {
-  const Node* heading;
-  std::vector<const Node*> blocks;
-};
-
-// Splits a chapter at its level-2 and level-3 headings (the search and the tables of contents).
-std::vector<Section> sections_of(const Node& root) {
-  std::vector<Section> out;
-  out.push_back({nullptr, {}});
-  for (const auto& b : root.children) {
-    if (b.kind == Kind::Heading && (b.level == 2 || b.level == 3)) {
-      out.push_back({&b, {}});
-      continue;
-    }
-    if (b.kind == Kind::Heading && b.level == 1) {
-      out.front().heading = &b;
-      continue;
-    }
-    out.back().blocks.push_back(&b);
-  }
-  return out;
 }
 
 class Renderer {
@@ -305,22 +274,6 @@ class Renderer {
     if (opt_.search) append_sections(c, search);
   }
 
-  // Plain text of a block for the search: inline text, captions, table cells, math as TeX.
-  static std::string block_text(const Node& n) {
-    if (n.kind == Kind::DisplayMath || n.kind == Kind::CodeBlock) return n.text;
-    if (n.kind == Kind::FootnoteDef) return "";
-    std::string out;
-    if (!n.caption.empty()) out += doc::plain_text(n.caption) + "\n";
-    bool has_blocks = false;
-    for (const auto& c : n.children) has_blocks = has_blocks || c.is_block();
-    if (!has_blocks) return out + doc::plain_text(n.children);
-    for (const auto& c : n.children) {
-      std::string t = c.kind == Kind::Image ? doc::plain_text(c.children) : block_text(c);
-      if (!t.empty()) out += (out.empty() || out.back() == '\n' ? "" : " ") + t;
-    }
-    return out;
-  }
-
   std::string fill(const book::Edition& e, const std::string& page, const std::string& key,
                    const std::string& title, const std::string& content, const std::string& side,
                    const std::string& toc_html, const std::string& pager) {
@@ -418,18 +371,9 @@ class Renderer {
   }
 
   static void append_sections(const book::Chapter& c, std::vector<SearchSection>& search) {
-    for (const auto& s : sections_of(c.root)) {
-      SearchSection ss;
-      ss.page = c.key + ".html";
-      ss.anchor = s.heading ? s.heading->id : "";
-      ss.title = s.heading ? heading_text(*s.heading) : c.title;
-      ss.chapter = c.title;
-      for (const Node* b : s.blocks) {
-        if (!ss.text.empty()) ss.text += '\n';
-        ss.text += block_text(*b);
-      }
-      search.push_back(std::move(ss));
-    }
+    auto sections = search_sections(c.root, c.key + ".html", c.title);
+    search.insert(search.end(), std::make_move_iterator(sections.begin()),
+                  std::make_move_iterator(sections.end()));
   }
 
  private:
