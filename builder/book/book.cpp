@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <future>
 
+#include "lang/language.hpp"
 #include "markdown/frontend.hpp"
 
 namespace bb::book {
@@ -34,6 +35,16 @@ markdown::Options front_end_options(const Config& config) {
       if (x == w) return;
     words.push_back(w);
   };
+  // Captions may be written in any language the tool knows, whatever the edition's language.
+  for (const auto& l : lang::all_languages()) {
+    for (auto [words, kind] : {std::pair{&opt.words.figure, "figure"},
+                               {&opt.words.table, "table"},
+                               {&opt.words.example, "example"},
+                               {&opt.words.experiment, "experiment"},
+                               {&opt.words.think, "think"}})
+      if (auto it = l.lead_words.find(kind); it != l.lead_words.end())
+        for (const auto& w : it->second) add(*words, w);
+  }
   for (const auto& e : config.editions) {
     add(opt.words.figure, e.labels.figure);
     add(opt.words.table, e.labels.table);

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <set>
 
+#include "lang/language.hpp"
+
 namespace bb::book {
 
 namespace fs = std::filesystem;
@@ -23,22 +25,14 @@ const Edition& Config::source() const {
 }
 
 Labels default_labels(std::string_view lang) {
-  if (lang.starts_with("zh-Hant") || lang == "zh-TW" || lang == "zh-HK")
-    return {"圖 {}", "表 {}", "式 ({})", "第 {} 節", "第 {} 章", "例 {}", "實驗 {}", "前言"};
-  if (lang.starts_with("zh"))
-    return {"图 {}", "表 {}", "式 ({})", "第 {} 节", "第 {} 章", "例 {}", "实验 {}", "前言"};
-  if (lang.starts_with("ru"))
-    return {"Рис. {}",  "Табл. {}",  "({})",           "Раздел {}",
-            "Глава {}", "Пример {}", "Эксперимент {}", "Предисловие"};
-  return {"Figure {}",  "Table {}",   "Equation ({})", "Section {}",
-          "Chapter {}", "Example {}", "Experiment {}", "Preface"};
+  const auto& l = lang::language(lang);
+  return {l.label("figure"),  l.label("table"),   l.label("equation"),   l.label("section"),
+          l.label("chapter"), l.label("example"), l.label("experiment"), l.label("preface")};
 }
 
 NumberLocale default_numbers(std::string_view lang) {
-  // Russian typography: decimal comma, narrow no-break space (U+202F) between groups of three,
-  // four-digit numbers written without a separator (GOST 8.417, common publishing practice).
-  if (lang.starts_with("ru")) return {",", "\u202F", 5};
-  return {".", ",", 4};
+  const auto& l = lang::language(lang);
+  return {l.decimal, l.group, l.group_min_digits};
 }
 
 std::optional<ChapterEntry> chapter_from_file(const fs::path& file) {

@@ -1,5 +1,6 @@
 // The EPUB checks: container, package, XHTML well-formedness and link resolution.
 #include "check/epub_check.hpp"
+#include "text/url.hpp"
 #include "writers/escape.hpp"
 
 #include <libxml/parser.h>
@@ -193,7 +194,7 @@ class EpubChecker {
       if (name == "item") {
         std::string id = attr(n, "id"), href = attr(n, "href"), type = attr(n, "media-type");
         ids.insert(id);
-        if (epub::has_scheme(href)) {
+        if (text::classify_url(href) != text::UrlKind::Relative) {
           diags_.error(at(entry, line), "manifest item `" + id + "` is remote: `" + href + "`");
           return;
         }
@@ -244,7 +245,10 @@ class EpubChecker {
   void links() {
     for (const auto& r : refs_) {
       if (r.url.empty()) continue;
-      if (epub::has_scheme(r.url) || r.url.starts_with("//")) {
+      if (auto kind = text::classify_url(r.url); kind == text::UrlKind::Script) {
+        diags_.error(at(r.entry, r.line), "`" + r.url + "` runs a script");
+        continue;
+      } else if (kind != text::UrlKind::Relative && kind != text::UrlKind::Fragment) {
         if (r.resource)
           diags_.error(at(r.entry, r.line), "remote resource `" + r.url + "`: an EPUB carries its resources");
         continue;

@@ -10,6 +10,7 @@ namespace bb::cli {
 bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions, SessionCache* cache) {
   auto config = book::load_config(ctx.global.book_dir, diags);
   if (!config) return false;
+  if (!ctx.global.repository.empty()) config->repository = ctx.global.repository;
   book = book::load_book(std::move(*config), diags, editions, cache ? &cache->parsed : nullptr);
   std::optional<filters::Evaluator> local;
   std::optional<filters::Evaluator>& evaluator = cache ? cache->evaluator : local;
@@ -23,9 +24,9 @@ bool BookSession::load(const Context& ctx, const std::vector<std::string>& editi
   }
   filters::ResolveOptions options;
   options.evaluate = evaluator ? &*evaluator : nullptr;
-  if (cache) options.commit = cache->commit;
+  if (cache && cache->repository) options.repository = &*cache->repository;
   resolution = filters::resolve(*book, diags, options);
-  if (cache) cache->commit = resolution.commit;
+  if (cache) cache->repository = resolution.repository;
   return true;
 }
 

@@ -19,7 +19,7 @@ struct SessionCache {
   book::ParseCache parsed;
   std::optional<filters::Evaluator> evaluator;
   bool evaluator_loaded = false;
-  std::string commit;
+  std::optional<repo::Repository> repository;
   void forget_calc() {
     evaluator.reset();
     evaluator_loaded = false;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace CLI {
 class App;
@@ -14,7 +15,8 @@ struct GlobalOptions {
   std::filesystem::path book_dir;  // --book DIR (default: the repository containing the current directory)
   std::filesystem::path out_dir;   // --out DIR (default: <book>/build)
   bool out_given = false;
-  bool quiet = false;  // --quiet: no progress output
+  bool quiet = false;      // --quiet: no progress output
+  std::string repository;  // --repository URL: overrides [book] repository for every output
 };
 
 // Shared by all subcommands: the parsed global options and the process exit code the subcommand

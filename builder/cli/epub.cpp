@@ -17,7 +17,6 @@ struct EpubCommand {
   std::vector<std::string> editions;
   bool all = false;
   std::string name;
-  std::string repository;
   std::string cover;
 };
 
@@ -39,9 +38,6 @@ void add_epub_command(CLI::App& app, Context& ctx) {
   sub->add_flag("--all", opt->all, "Every edition (the default when no --edition is given)");
   sub->add_option("--name", opt->name,
                   "File name stem (default: the repository's or the book folder's name)");
-  sub->add_option("--repository", opt->repository,
-                  "Repository URL that links into the book's files are made absolute with "
-                  "(default: [book] repository)");
   sub->add_option("--cover", opt->cover,
                   "Cover image (default: cover.png or cover.jpg in the edition folder)");
   sub->callback([&ctx, opt] {
@@ -52,7 +48,7 @@ void add_epub_command(CLI::App& app, Context& ctx) {
       o.out = ctx.global.out_dir / "epub";
       o.figure_cache = ctx.global.out_dir / ".cache" / "figures";
       o.name = opt->name;
-      o.repository = opt->repository;
+      o.repository = s.resolution.repository;
       if (!opt->cover.empty()) o.cover = std::filesystem::absolute(opt->cover);
       o.math = math_renderer();
       o.quiet = ctx.global.quiet;

@@ -39,6 +39,10 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   app.add_option("--out", out, "Output folder (default: <book>/build)")->type_name("DIR");
   app.add_flag("-q,--quiet", ctx.global.quiet, "Print only problems");
+  app.add_option("--repository", ctx.global.repository,
+                 "Repository web URL that links to the book's other files point into, pinned to the "
+                 "commit (default: [book] repository)")
+      ->type_name("URL");
   app.require_subcommand(1);
   app.fallthrough();  // global options may follow the subcommand
 

@@ -18,9 +18,8 @@ void add_pdf_command(CLI::App& app, Context& ctx) {
     latex::require_xelatex();
     BookSession s;
     if (s.load(ctx, *editions) && !s.diags.has_errors()) {
-      auto repo = latex::repository_info(s.book->config);
       for (const auto& eb : s.book->editions)
-        latex::build_pdf(*s.book, eb, repo, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
+        latex::build_pdf(*s.book, eb, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
     }
     ctx.exit_code = s.report(ctx);
   });

@@ -12,11 +12,12 @@
 #include <sstream>
 #include <thread>
 
+#include "book/paths.hpp"
 #include "epub/addressing.hpp"
 #include "epub/package.hpp"
-#include "epub/source.hpp"
 #include "epub/zip.hpp"
 #include "figures/figures.hpp"
+#include "lang/language.hpp"
 #include "output/staging.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
@@ -34,30 +35,12 @@ namespace {
 constexpr const char* kPackageDir = "EPUB/";
 constexpr const char* kStylesheet = "book.css";
 
-// The few words the EPUB adds itself, in the edition's language.
-struct Words {
-  const char* contents;
-  const char* landmarks;
-  const char* cover;
-};
-
-Words words_for(std::string_view lang) {
-  if (lang.starts_with("zh-Hant") || lang == "zh-TW" || lang == "zh-HK") return {"目錄", "導覽", "封面"};
-  if (lang.starts_with("zh")) return {"目录", "导览", "封面"};
-  if (lang.starts_with("ru")) return {"Содержание", "Ориентиры", "Обложка"};
-  return {"Contents", "Landmarks", "Cover"};
-}
-
 std::string read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) throw FatalError("cannot read " + p.string());
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-bool is_remote(std::string_view url) {
-  return has_scheme(url) || url.starts_with("//");
 }
 
 // Images keep their path relative to the edition folder, as on the site (`images/figure-4-1.png`),
@@ -121,23 +104,34 @@ NavEntry nav_entry(const Node& root, const book::Chapter& c, const std::string& 
   return entry;
 }
 
-// The cover: --cover, else the edition's `cover` in book.toml, else cover.png/.jpg in its folder.
-fs::path find_cover(const EpubOptions& options, const book::Edition& edition, const fs::path& folder) {
+// The cover: --cover (the user's own file), else the edition's `cover` in book.toml (confined to the
+// book like every path a book names), else cover.png/.jpg in its folder.
+fs::path find_cover(const book::Book& book, const EpubOptions& options, const book::Edition& edition,
+                    const fs::path& folder, Diagnostics& diags) {
   if (!options.cover.empty()) return options.cover;
-  if (!edition.cover.empty()) return folder / edition.cover;
+  book::PathGuard guard(book.config.root);
+  if (!edition.cover.empty()) {
+    auto c = guard.confine(folder / edition.cover);
+    SourceLoc at{book.config.config_file.empty() ? folder : book.config.config_file, 0, 0};
+    if (!c.ok()) {
+      diags.error(at,
+                  "cover `" + edition.cover.generic_string() + "` of edition " + edition.id + " " + c.error);
+      return {};
+    }
+    return c.path;
+  }
   for (const char* name : {"cover.png", "cover.jpg", "cover.jpeg"})
-    if (fs::is_regular_file(folder / name)) return folder / name;
+    if (auto c = guard.confine(folder / name); c.ok() && fs::is_regular_file(c.path)) return c.path;
   return {};
 }
 
-SourceInfo source_of(const book::Book& book, const EpubOptions& options) {
+std::time_t source_time_of(const book::Book& book, const EpubOptions& options) {
+  if (options.modified) return *options.modified;
   std::vector<fs::path> files;
   if (!book.config.config_file.empty()) files.push_back(book.config.config_file);
   for (const auto& eb : book.editions)
     for (const auto& c : eb.chapters) files.push_back(c.path);
-  SourceInfo info = source_info(book.config.root, files);
-  if (options.modified) info.time = *options.modified;
-  return info;
+  return repo::source_time(options.repository, files);
 }
 
 // Runs f(0) ... f(n-1) on up to one thread per core.
@@ -155,35 +149,29 @@ void parallel_for(std::size_t n, F&& f) {
 
 // `roots` are the edition's chapter trees, which the EPUB rewrites to its own addressing.
 std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionBook& eb,
-                                    std::vector<Node> roots, const EpubOptions& options,
-                                    const SourceInfo& source, Diagnostics& diags) {
+                                    std::vector<Node> roots, const EpubOptions& options, std::time_t modified,
+                                    Diagnostics& diags) {
   const book::Edition& e = eb.edition;
   const fs::path folder = (book.config.root / e.folder).lexically_normal();
-  const Words words = words_for(e.lang);
+  const lang::Language& words = lang::language(e.lang);
 
   Addressing a;
-  a.repository_root = source.repository;
-  std::string repo =
-      normalize_repository_url(options.repository.empty() ? book.config.repository : options.repository);
-  if (!repo.empty()) a.repository_blob = repo + "/blob/" + source.commit + "/";
-
-  // Ids the EPUB can point at.
-  for (std::size_t i = 0; i < roots.size(); ++i) {
-    const auto& c = eb.chapters[i];
-    a.chapters.push_back({c.key, c.key + ".xhtml", c.path.lexically_normal(), assign_ids(roots[i])});
-  }
+  const std::string repo = options.repository.web_url;
+  for (const auto& c : eb.chapters) a.chapters.push_back({c.key, c.key + ".xhtml"});
 
   // Figures: each image file once, prepared in parallel (PDFs rendered, or taken from the cache).
   std::vector<figures::Request> requests;
-  std::set<fs::path> requested;
+  std::vector<std::string> assets;
+  std::set<std::string> requested;
   for (std::size_t i = 0; i < roots.size(); ++i) {
     doc::walk(roots[i], [&](const Node& n) {
-      if (n.kind != Kind::Image || n.url.empty() || is_remote(n.url)) return;
-      fs::path p = local_path(a.chapters[i].manuscript, n.url);
-      if (requested.insert(p).second) requests.push_back({p, n.loc});
+      const std::string* asset = n.kind == Kind::Image ? n.attr("asset") : nullptr;
+      if (!asset || !requested.insert(*asset).second) return;
+      requests.push_back({book.config.root / *asset, n.loc});
+      assets.push_back(*asset);
     });
   }
-  fs::path cover = find_cover(options, eb.edition, folder);
+  fs::path cover = find_cover(book, options, eb.edition, folder, diags);
   if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}});
   figures::FigureCache cache(options.figure_cache);
   auto prepared = cache.prepare_all(requests, diags);
@@ -199,7 +187,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   for (std::size_t i = 0; i < requests.size() - (cover.empty() ? 0 : 1); ++i) {
     if (!prepared[i]) continue;
     std::string href = image_href(requests[i].source, prepared[i]->extension, folder, used);
-    a.images[requests[i].source] = href;
+    a.images[assets[i]] = href;
     images.emplace_back(href, *prepared[i]);
   }
   std::sort(images.begin(), images.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -214,7 +202,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
       book.config.authors,
       e.lang,
       book.config.rights,
-      source.time};
+      modified};
   package.manifest.push_back({"nav", "nav.xhtml", "application/xhtml+xml", "nav"});
   package.manifest.push_back({"css", kStylesheet, "text/css", ""});
 
@@ -229,7 +217,13 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   files.push_back({std::string(kPackageDir) + kStylesheet, writers::load_template("epub/book.css"), true});
 
   const std::string title = escape_xml(package.metadata.title);
-  NavDocument nav{e.lang, package.metadata.title, words.contents, words.landmarks, kStylesheet, {}, {}};
+  NavDocument nav{e.lang,
+                  package.metadata.title,
+                  words.word("epub.contents"),
+                  words.word("epub.landmarks"),
+                  kStylesheet,
+                  {},
+                  {}};
   if (!cover_href.empty()) {
     files.push_back({std::string(kPackageDir) + "cover.xhtml",
                      writers::fill_template(writers::load_template("epub/cover.xhtml"),
@@ -241,10 +235,10 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
                      true});
     package.manifest.push_back({"cover", "cover.xhtml", "application/xhtml+xml", ""});
     package.spine.push_back("cover");
-    nav.landmarks.push_back({"cover", words.cover, "cover.xhtml"});
+    nav.landmarks.push_back({"cover", words.word("epub.cover"), "cover.xhtml"});
   }
   package.spine.push_back("nav");
-  nav.landmarks.push_back({"toc", words.contents, "nav.xhtml#toc"});
+  nav.landmarks.push_back({"toc", words.word("epub.contents"), "nav.xhtml#toc"});
 
   // The chapters are rendered in parallel; everything after is in reading order.
   std::vector<std::string> contents(roots.size());
@@ -309,7 +303,7 @@ MathMarkup tex_as_text(const doc::Node& math, Diagnostics&) {
 }
 
 std::string book_name(const book::Config& config) {
-  std::string raw = normalize_repository_url(config.repository);
+  std::string raw = repo::normalize_repository_url(config.repository);
   raw = raw.empty() ? config.root.filename().string() : raw.substr(raw.find_last_of('/') + 1);
   std::string name;
   for (char c : raw) {
@@ -327,7 +321,7 @@ std::vector<EpubFile> build_files(const book::Book& book, const book::EditionBoo
                                   const EpubOptions& options, Diagnostics& diags) {
   std::vector<Node> roots;
   for (const auto& c : edition.chapters) roots.push_back(c.root);
-  return build_edition(book, edition, std::move(roots), options, source_of(book, options), diags);
+  return build_edition(book, edition, std::move(roots), options, source_time_of(book, options), diags);
 }
 
 std::string zip_files(std::vector<EpubFile> files, std::time_t modified) {
@@ -337,15 +331,15 @@ std::string zip_files(std::vector<EpubFile> files, std::time_t modified) {
 }
 
 std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, Diagnostics& diags) {
-  const SourceInfo source = source_of(book, options);
+  const std::time_t modified = source_time_of(book, options);
   const std::string name = options.name.empty() ? book_name(book.config) : options.name;
   std::vector<std::pair<fs::path, std::string>> outputs;
   for (auto& eb : book.editions) {
     std::vector<Node> roots;
     for (auto& c : eb.chapters) roots.push_back(std::move(c.root));
-    auto files = build_edition(book, eb, std::move(roots), options, source, diags);
+    auto files = build_edition(book, eb, std::move(roots), options, modified, diags);
     outputs.emplace_back(options.out / (name + "-" + eb.edition.id + ".epub"),
-                         zip_files(std::move(files), source.time));
+                         zip_files(std::move(files), modified));
   }
   std::vector<fs::path> written;
   if (diags.has_errors()) return written;  // the previous EPUBs stay as they were

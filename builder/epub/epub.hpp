@@ -11,6 +11,7 @@
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"
 #include "doc/tree.hpp"
+#include "repo/repository.hpp"
 
 namespace bb::epub {
 
@@ -31,7 +32,7 @@ struct EpubOptions {
   std::filesystem::path out;           // the folder the EPUBs are written to (<out>/epub)
   std::filesystem::path figure_cache;  // <out>/.cache/figures, shared with the site
   std::string name;                    // file name stem; "" = book_name(config)
-  std::string repository;              // overrides the configuration's repository URL
+  repo::Repository repository;         // the resolution's lookup: identifier, source time
   std::filesystem::path cover;         // cover image; "" = <edition folder>/cover.{png,jpg,jpeg}, if any
   MathRenderer math = tex_as_text;
   std::optional<std::time_t> modified;  // overrides SOURCE_DATE_EPOCH and the commit time

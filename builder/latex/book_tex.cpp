@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 
+#include "lang/language.hpp"
 #include "latex/process.hpp"
 #include "latex/svg.hpp"
 #include "output/staging.hpp"
@@ -16,10 +17,6 @@ namespace bb::latex {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool is_external(const std::string& url) {
-  return url.find("://") != std::string::npos || url.starts_with("mailto:") || url.starts_with("//");
-}
 
 std::string ascii_slug(std::string_view s) {
   std::string out;
@@ -46,13 +43,17 @@ class FigureSet {
   FigureSet(fs::path dir, Diagnostics& diags) : dir_(std::move(dir)), diags_(diags) {}
 
   // The path for \includegraphics (relative to book.tex), or "" when the figure cannot be printed.
-  std::string add(const fs::path& chapter_dir, const doc::Node& image) {
-    if (is_external(image.url)) {
+  // The link resolver has confined and checked every image of the book (attr `asset`).
+  std::string add(const fs::path& root, const doc::Node& image) {
+    const std::string* dest = image.attr("dest");
+    const std::string* asset = image.attr("asset");
+    if (dest && *dest == "url") {
       diags_.warning(image.loc,
                      "image `" + image.url + "` is not downloaded for print; the PDF shows its URL");
       return "";
     }
-    fs::path src = fs::weakly_canonical(chapter_dir / image.url);
+    if (!asset) return "";  // refused by the resolver, which reported why
+    fs::path src = root / *asset;
     if (auto it = done_.find(src); it != done_.end()) return it->second;
     std::string& result = done_[src];
     if (!fs::is_regular_file(src)) {
@@ -93,35 +94,6 @@ class FigureSet {
 
 }  // namespace
 
-RepositoryInfo repository_info(const book::Config& config) {
-  RepositoryInfo info;
-  info.url = config.repository;
-  while (!info.url.empty() && info.url.back() == '/') info.url.pop_back();
-  info.toplevel = config.root;
-  if (auto git = find_program("git")) {
-    ProcessOptions o;
-    o.capture = true;
-    o.timeout = std::chrono::seconds(20);
-    auto r =
-        run_process({git->string(), "-C", config.root.string(), "rev-parse", "--show-toplevel", "HEAD"}, o);
-    auto nl = r.out.find('\n');
-    if (r.exit_code == 0 && nl != std::string::npos) {
-      info.toplevel = r.out.substr(0, nl);
-      std::string commit = r.out.substr(nl + 1);
-      while (!commit.empty() && std::isspace(static_cast<unsigned char>(commit.back()))) commit.pop_back();
-      if (!commit.empty()) info.commit = commit;
-    }
-  }
-  return info;
-}
-
-std::string language_family(std::string_view lang) {
-  if (lang.starts_with("zh-Hant") || lang == "zh-TW" || lang == "zh-HK") return "zh-hant";
-  if (lang.starts_with("zh")) return "zh-hans";
-  if (lang.starts_with("ru")) return "ru";
-  return "en";
-}
-
 std::string pdf_file_name(const book::Config& config, const book::Edition& edition) {
   std::string name;
   if (!config.repository.empty()) {
@@ -134,40 +106,27 @@ std::string pdf_file_name(const book::Config& config, const book::Edition& editi
   return name + "-" + ascii_slug(edition.id) + ".pdf";
 }
 
-LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, const RepositoryInfo& repo,
-                           const fs::path& dir, Diagnostics& diags) {
+LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, const fs::path& dir,
+                           Diagnostics& diags) {
   const auto& e = eb.edition;
   LatexBook result;
   result.tex = dir / kTexName;
   FigureSet figures(dir, diags);
 
-  std::map<fs::path, std::string> chapter_of;  // manuscript file → chapter key
-  for (const auto& c : eb.chapters) chapter_of[fs::weakly_canonical(c.path)] = c.key;
-
   std::string body;
   std::vector<writers::SourceMark> body_marks;
   int body_lines = 0;
   for (const auto& c : eb.chapters) {
-    const fs::path chapter_dir = c.path.parent_path();
     writers::LatexOptions o;
     o.chapter = c.key;
     o.labels = &e.labels;
-    o.image = [&](const doc::Node& img) { return figures.add(chapter_dir, img); };
-    o.link = [&](const doc::Node& link) -> writers::LatexLink {
-      const std::string& url = link.url;
-      if (url.empty()) return {};
-      if (is_external(url)) return {"", url};
-      std::string file = url.substr(0, url.find('#'));
-      std::string frag = url.find('#') == std::string::npos ? "" : url.substr(url.find('#') + 1);
-      if (file.empty()) return {writers::latex_key(c.key, frag), ""};
-      fs::path target = fs::weakly_canonical(chapter_dir / file);
-      if (auto it = chapter_of.find(target); it != chapter_of.end())
-        return {writers::latex_key(it->second, frag), ""};
-      // Anything else in the repository is linked on the repository's web page, at this commit.
-      fs::path rel = target.lexically_relative(repo.toplevel);
-      if (repo.url.empty() || rel.empty() || rel.native().starts_with("..")) return {};
-      return {"", repo.url + "/blob/" + repo.commit + "/" + rel.generic_string() +
-                      (frag.empty() ? "" : "#" + frag)};
+    o.image = [&](const doc::Node& img) { return figures.add(book.config.root, img); };
+    // Links to chapters carry attrs chapter/target (the writer makes them \hyperref); the resolver
+    // made every other link it kept an absolute URL.
+    o.link = [](const doc::Node& link) -> writers::LatexLink {
+      const std::string* dest = link.attr("dest");
+      if (dest && *dest == "url") return {"", link.url};
+      return {};
     };
     auto chapter = writers::render_latex(c.root, o);
     body += "% --- " + c.key + ": " + fs::relative(c.path, book.config.root).generic_string() + "\n";
@@ -181,24 +140,22 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
   }
   result.figures = figures.count();
 
-  std::string family = language_family(e.lang);
   std::vector<std::string> authors = book.config.authors;
   auto esc = [](const std::string& s) { return writers::escape_latex(s); };
   std::vector<std::string> escaped_authors;
   for (const auto& a : authors) escaped_authors.push_back(esc(a));
   static const std::string kBody = "\x01body\x01";
-  std::string tex =
-      writers::fill_template(writers::load_template("latex/book.tex"),
-                             {{"generator", "bookbuild latex --edition " + e.id},
-                              {"language", writers::load_template("latex/lang/" + family + ".tex")},
-                              {"preamble", writers::load_template("latex/preamble.tex")},
-                              {"title", esc(e.title.empty() ? book.config.title : e.title)},
-                              {"subtitle", esc(e.subtitle)},
-                              {"author", join(escaped_authors, ", ")},
-                              {"rights", esc(book.config.rights)},
-                              {"lang", e.lang},
-                              {"body", kBody}},
-                             "latex/book.tex");
+  std::string tex = writers::fill_template(writers::load_template("latex/book.tex"),
+                                           {{"generator", "bookbuild latex --edition " + e.id},
+                                            {"language", lang::language(e.lang).latex_setup},
+                                            {"preamble", writers::load_template("latex/preamble.tex")},
+                                            {"title", esc(e.title.empty() ? book.config.title : e.title)},
+                                            {"subtitle", esc(e.subtitle)},
+                                            {"author", join(escaped_authors, ", ")},
+                                            {"rights", esc(book.config.rights)},
+                                            {"lang", e.lang},
+                                            {"body", kBody}},
+                                           "latex/book.tex");
   auto at = tex.find(kBody);
   int offset = static_cast<int>(std::count(tex.begin(), tex.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
   tex.replace(at, kBody.size(), body);

@@ -20,17 +20,6 @@ struct LatexBook {
   std::size_t figures = 0;
 };
 
-// Where links into the repository point: `<repository>/blob/<commit>/<path>`.
-struct RepositoryInfo {
-  std::string url;                 // from book.toml, "" when unknown (links become plain text)
-  std::string commit = "main";     // `git rev-parse HEAD` of the book, or "main"
-  std::filesystem::path toplevel;  // the repository's root folder (paths are relative to it)
-};
-RepositoryInfo repository_info(const book::Config& config);
-
-// The template family of a language: "zh-hans", "zh-hant", "ru" or "en" (templates/latex/lang/).
-std::string language_family(std::string_view lang);
-
 // The file name of an edition's PDF: "<name>-<edition>.pdf", where name is the repository's name
 // (or the book folder's), reduced to ASCII letters, digits, `-` and `_`.
 std::string pdf_file_name(const book::Config& config, const book::Edition& edition);
@@ -38,6 +27,6 @@ std::string pdf_file_name(const book::Config& config, const book::Edition& editi
 // Writes `<dir>/book.tex`, `<dir>/book.srcmap` (tab-separated: tex line, manuscript path:line) and
 // `<dir>/figures/`. Problems (a missing image, an SVG that cannot be converted) go to `diags`.
 LatexBook write_latex_book(const book::Book& book, const book::EditionBook& edition,
-                           const RepositoryInfo& repo, const std::filesystem::path& dir, Diagnostics& diags);
+                           const std::filesystem::path& dir, Diagnostics& diags);
 
 }  // namespace bb::latex

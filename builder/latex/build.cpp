@@ -13,12 +13,11 @@ namespace bb::latex {
 namespace fs = std::filesystem;
 
 std::optional<LatexBook> build_latex(const book::Book& book, const book::EditionBook& eb,
-                                     const RepositoryInfo& repo, const BuildOptions& options,
-                                     Diagnostics& diags) {
+                                     const BuildOptions& options, Diagnostics& diags) {
   fs::path target = options.out / "latex" / eb.edition.id;
   output::StagedDir staged(target);
   std::size_t errors = diags.error_count();
-  LatexBook result = write_latex_book(book, eb, repo, staged.path(), diags);
+  LatexBook result = write_latex_book(book, eb, staged.path(), diags);
   if (diags.error_count() > errors) return std::nullopt;
   for (const char* aux : {"book.aux", "book.toc", "book.out"}) {
     std::error_code ec;
@@ -33,9 +32,8 @@ std::optional<LatexBook> build_latex(const book::Book& book, const book::Edition
 }
 
 std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBook& eb,
-                                  const RepositoryInfo& repo, const BuildOptions& options,
-                                  Diagnostics& diags) {
-  auto tex = build_latex(book, eb, repo, options, diags);
+                                  const BuildOptions& options, Diagnostics& diags) {
+  auto tex = build_latex(book, eb, options, diags);
   if (!tex) return std::nullopt;
   TypesetOptions t;
   t.dir = tex->tex.parent_path();

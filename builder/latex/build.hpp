@@ -20,12 +20,10 @@ struct BuildOptions {
 // so that an unchanged book settles in one XeLaTeX pass. Returns nullopt (and leaves the previous
 // folder as it was) when there were errors.
 std::optional<LatexBook> build_latex(const book::Book& book, const book::EditionBook& edition,
-                                     const RepositoryInfo& repo, const BuildOptions& options,
-                                     Diagnostics& diags);
+                                     const BuildOptions& options, Diagnostics& diags);
 
 // build_latex, then XeLaTeX, then the PDF written atomically. Returns the PDF's path on success.
 std::optional<std::filesystem::path> build_pdf(const book::Book& book, const book::EditionBook& edition,
-                                               const RepositoryInfo& repo, const BuildOptions& options,
-                                               Diagnostics& diags);
+                                               const BuildOptions& options, Diagnostics& diags);
 
 }  // namespace bb::latex

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "figures/figures.hpp"
+#include "lang/language.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
 #include "site/search_index.hpp"
@@ -31,58 +32,12 @@ std::string chapter_page(const book::Edition& edition, const std::string& key) {
 
 namespace {
 
-// Words of the site's own interface, per language (the book's words come from book.toml).
-struct UiWords {
-  const char* skip;
-  const char* menu;
-  const char* search;
-  const char* languages;
-  const char* theme;
-  const char* contents;
-  const char* pager;
-  const char* toc;
-  const char* on_this_page;
-  const char* not_found;
-  const char* home;
-};
-
-const UiWords& ui(std::string_view lang) {
-  static const UiWords zh_hans{"跳到正文", "目录",     "搜索",     "语言",         "切换深色/浅色", "目录",
-                               "翻页",     "本页目录", "本页内容", "页面不存在。", "返回首页"};
-  static const UiWords zh_hant{"跳到正文", "目錄", "搜尋",     "語言",     "切換深色/淺色",
-                               "目錄",     "翻頁", "本頁目錄", "本頁內容", "找不到這個頁面。",
-                               "回到首頁"};
-  static const UiWords ru{"К тексту",
-                          "Оглавление",
-                          "Поиск",
-                          "Язык",
-                          "Тёмная/светлая тема",
-                          "Оглавление",
-                          "Навигация",
-                          "На этой странице",
-                          "На этой странице",
-                          "Страница не найдена.",
-                          "На главную"};
-  static const UiWords en{"Skip to content",  "Contents",        "Search", "Language",
-                          "Toggle dark mode", "Contents",        "Pages",  "On this page",
-                          "On this page",     "Page not found.", "Home"};
-  if (lang.starts_with("zh-Hant")) return zh_hant;
-  if (lang.starts_with("zh")) return zh_hans;
-  if (lang.starts_with("ru")) return ru;
-  return en;
-}
-
 // "../" once per folder level, to reach the site root from a page.
 std::string up_from(const std::string& page) {
   std::string up;
   for (char c : page)
     if (c == '/') up += "../";
   return up;
-}
-
-bool is_external(const std::string& url) {
-  return url.find("://") != std::string::npos || url.starts_with("mailto:") || url.starts_with("#") ||
-         url.starts_with("//") || url.starts_with("data:");
 }
 
 std::string heading_html(const Node& h) {
@@ -181,7 +136,7 @@ class Renderer {
     return out + "</ol>";
   }
 
-  std::string toc(const book::Chapter& c, const UiWords& w) {
+  std::string toc(const book::Chapter& c, const lang::Language& w) {
     std::string out;
     bool open3 = false;
     for (const auto& b : c.root.children) {
@@ -198,7 +153,7 @@ class Renderer {
     }
     if (open3) out += "</ol></li>";
     if (out.empty()) return "";
-    return "<h2>" + std::string(w.on_this_page) + "</h2><ol>" + out + "</ol>";
+    return "<h2>" + escape_xml(w.word("site.on-this-page")) + "</h2><ol>" + out + "</ol>";
   }
 
   void chapter_page_for(const book::EditionBook& eb, std::size_t i, std::vector<SearchSection>& search) {
@@ -206,9 +161,7 @@ class Renderer {
     const auto& c = eb.chapters[i];
     const std::string page = chapter_page(e, c.key);
     const std::string up = up_from(page);
-    const fs::path source_dir = c.path.parent_path();
-    const fs::path edition_dir = book_.config.root / e.folder;
-    const UiWords& w = ui(e.lang);
+    const lang::Language& w = lang::language(e.lang);
 
     writers::HtmlOptions ho;
     ho.block_markers = opt_.live_reload;
@@ -219,38 +172,37 @@ class Renderer {
       if (chapter == c.key) return "#" + target;
       return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
     };
-    // Images are shipped beside the page under the same relative path as beside the manuscript; a
-    // PDF figure becomes the PNG the figure cache rendered from it.
-    std::map<std::string, std::string> image_url;
+    // Images are published under the path they have beside the manuscripts (an image elsewhere in
+    // the book under `files/`); a PDF figure becomes the PNG the figure cache rendered from it.
+    std::map<std::string, std::string> image_src;  // asset → src relative to the page
     std::vector<figures::Request> requests;
-    std::vector<const Node*> images;
+    std::vector<const std::string*> assets;
     doc::walk(c.root, [&](const Node& n) {
-      if (n.kind != Kind::Image || n.url.empty() || is_external(n.url)) return;
-      requests.push_back({(source_dir / n.url).lexically_normal(), n.loc});
-      images.push_back(&n);
+      const std::string* asset = n.kind == Kind::Image ? n.attr("asset") : nullptr;
+      if (!asset || image_src.count(*asset)) return;
+      image_src[*asset];
+      requests.push_back({book_.config.root / *asset, n.loc});
+      assets.push_back(asset);
     });
     figures::FigureCache cache(opt_.figure_cache.empty() ? fs::temp_directory_path() / "bookbuild-figures"
                                                          : opt_.figure_cache);
     auto prepared = cache.prepare_all(requests, diags_);
-    for (std::size_t k = 0; k < images.size(); ++k) {
+    for (std::size_t k = 0; k < assets.size(); ++k) {
       if (!prepared[k]) continue;
-      fs::path rel = requests[k].source.lexically_relative(edition_dir);
-      if (rel.empty() || rel.native().starts_with("..")) {
-        diags_.error(images[k]->loc, "image `" + images[k]->url + "` is outside the edition folder " +
-                                         e.folder.generic_string());
-        continue;
-      }
-      rel.replace_extension(prepared[k]->extension);
+      fs::path rel = fs::path(*assets[k]).lexically_relative(e.folder);
+      fs::path published =
+          rel.empty() || *rel.begin() == ".." ? "files" / fs::path(*assets[k]) : fs::path(e.site_path) / rel;
+      published.replace_extension(prepared[k]->extension);
       {
         std::lock_guard lock(files_mutex_);
-        files_.copied[e.site_path + rel.generic_string()] = prepared[k]->file;
+        files_.copied[published.generic_string()] = prepared[k]->file;
       }
-      fs::path url = fs::path(images[k]->url).replace_extension(prepared[k]->extension);
-      image_url[images[k]->url] = url.generic_string();
+      std::string href = published.generic_string();
+      image_src[*assets[k]] = href.starts_with(e.site_path) ? href.substr(e.site_path.size()) : up + href;
     }
-    ho.link = [&](const std::string& url) {
-      auto it = image_url.find(url);
-      return it == image_url.end() ? url : it->second;
+    ho.asset = [&](const std::string& asset) {
+      auto it = image_src.find(asset);
+      return it == image_src.end() ? asset : it->second;
     };
 
     std::string pager;
@@ -277,7 +229,7 @@ class Renderer {
   std::string fill(const book::Edition& e, const std::string& page, const std::string& key,
                    const std::string& title, const std::string& content, const std::string& side,
                    const std::string& toc_html, const std::string& pager) {
-    const UiWords& w = ui(e.lang);
+    const lang::Language& w = lang::language(e.lang);
     const std::string up = up_from(page);
     return writers::fill_template(
         tmpl_,
@@ -288,14 +240,14 @@ class Renderer {
          {"home", "index.html"},
          {"chapter_key", escape_xml(key)},
          {"search_index", "search/"},
-         {"search_label", w.search},
-         {"skip_label", w.skip},
-         {"menu_label", w.menu},
-         {"languages_label", w.languages},
-         {"theme_label", w.theme},
-         {"contents_label", w.contents},
-         {"pager_label", w.pager},
-         {"toc_label", w.toc},
+         {"search_label", escape_xml(w.word("site.search"))},
+         {"skip_label", escape_xml(w.word("site.skip"))},
+         {"menu_label", escape_xml(w.word("site.menu"))},
+         {"languages_label", escape_xml(w.word("site.languages"))},
+         {"theme_label", escape_xml(w.word("site.theme"))},
+         {"contents_label", escape_xml(w.word("site.contents"))},
+         {"pager_label", escape_xml(w.word("site.pager"))},
+         {"toc_label", escape_xml(w.word("site.toc"))},
          {"alternates", alternates(page, key)},
          {"languages", languages(page, key, e)},
          {"sidebar", side},
@@ -309,7 +261,7 @@ class Renderer {
 
   void home_page(const book::EditionBook& eb) {
     const auto& e = eb.edition;
-    const UiWords& w = ui(e.lang);
+    const lang::Language& w = lang::language(e.lang);
     std::string authors;
     for (const auto& a : book_.config.authors) authors += (authors.empty() ? "" : ", ") + escape_xml(a);
     std::string contents = "<ol>";
@@ -320,7 +272,7 @@ class Renderer {
                                               {{"title", escape_xml(e.title)},
                                                {"subtitle", escape_xml(e.subtitle)},
                                                {"authors", authors},
-                                               {"contents_label", w.contents},
+                                               {"contents_label", escape_xml(w.word("site.contents"))},
                                                {"contents", contents}},
                                               "home.html");
     std::string page = e.site_path + "index.html";
@@ -380,10 +332,10 @@ class Renderer {
   void not_found_page() {
     std::string messages;
     for (const auto& eb : book_.editions) {
-      const UiWords& w = ui(eb.edition.lang);
-      messages += "<p lang=\"" + escape_xml(eb.edition.lang) + "\">" + w.not_found + " <a href=\"/" +
-                  escape_xml(eb.edition.site_path) + "index.html\">" + w.home + " · " +
-                  escape_xml(eb.edition.title) + "</a></p>\n";
+      const lang::Language& w = lang::language(eb.edition.lang);
+      messages += "<p lang=\"" + escape_xml(eb.edition.lang) + "\">" + escape_xml(w.word("site.not-found")) +
+                  " <a href=\"/" + escape_xml(eb.edition.site_path) + "index.html\">" +
+                  escape_xml(w.word("site.home")) + " · " + escape_xml(eb.edition.title) + "</a></p>\n";
     }
     const auto& src = book_.config.source();
     files_.generated["404.html"] = writers::fill_template(

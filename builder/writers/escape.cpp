@@ -25,38 +25,6 @@ std::string escape_xml(std::string_view s) {
   return out;
 }
 
-std::string sanitize_id(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x80 || std::isalnum(u) || c == '-' || c == '_' || c == ':' || c == '.')
-      out += c;
-    else if (!out.empty() && out.back() != '-')
-      out += '-';
-  }
-  while (!out.empty() && out.back() == '-') out.pop_back();
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out.insert(0, "id-");
-  return out;
-}
-
-std::string percent_decode(std::string_view s) {
-  auto hex = [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (std::tolower(c) - 'a' + 10);
-  };
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 }  // namespace bb::writers
 
 namespace bb::writers {

@@ -4,15 +4,18 @@
 #include <string>
 #include <string_view>
 
+#include "doc/ids.hpp"
+#include "text/url.hpp"
+
 namespace bb::writers {
 
 // Text content and attribute values for HTML5 and XHTML (&, <, >, " and ' are escaped).
 std::string escape_xml(std::string_view s);
 void append_escaped_xml(std::string& out, std::string_view s);
 
-// An id usable in HTML, XHTML and as a URL fragment: keeps letters (any script), digits, `-`, `_`,
-// `:` and `.`; everything else becomes `-`.
-std::string sanitize_id(std::string_view s);
+// The tree's id rule and URL decoding, which the writers use with their escaping.
+using doc::sanitize_id;
+using text::percent_decode;
 
 // LaTeX text for XeLaTeX (UTF-8 passes through): the ten specials \ { } $ & # ^ _ % ~ become
 // commands, and `--`, `"`, `` ` `` and `<<` (which TeX ligatures would turn into dashes, curly
@@ -28,8 +31,5 @@ std::string escape_latex_url(std::string_view url);
 // A \label/\hyperref key: ASCII letters, digits and `-:._` are kept; every other byte is written as
 // `+hh`, so that distinct ids stay distinct and the key is safe in PDF destinations.
 std::string latex_label(std::string_view key);
-
-// Decodes %XX escapes of a URL path or fragment (invalid escapes are kept as written).
-std::string percent_decode(std::string_view s);
 
 }  // namespace bb::writers

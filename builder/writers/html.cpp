@@ -228,7 +228,7 @@ class HtmlWriter {
     out_ += ">\n";
     const Node& img = n.children.front();
     out_ += "<img src=\"";
-    text(opt_.link ? opt_.link(img.url) : img.url);
+    text(image_src(img));
     out_ += "\" alt=\"";
     text(doc::plain_text(img.children));
     out_ += "\" loading=\"lazy\"";
@@ -248,8 +248,13 @@ class HtmlWriter {
     const std::string* chapter = n.attr("chapter");
     const std::string* target = n.attr("target");
     if (chapter && target && opt_.xref) return opt_.xref(*chapter, *target);
-    if (!n.url.empty() || !target) return opt_.link ? opt_.link(n.url) : n.url;
+    if (!n.url.empty() || !target) return n.url;
     return "#" + *target;
+  }
+
+  std::string image_src(const Node& img) const {
+    const std::string* asset = img.attr("asset");
+    return asset && opt_.asset ? opt_.asset(*asset) : img.url;
   }
 
   void math(const Node& n) {
@@ -317,7 +322,7 @@ class HtmlWriter {
         break;
       case Kind::Image:
         out_ += "<img src=\"";
-        text(opt_.link ? opt_.link(n.url) : n.url);
+        text(image_src(n));
         out_ += "\" alt=\"";
         text(doc::plain_text(n.children));
         out_ += opt_.xhtml ? "\" />" : "\">";

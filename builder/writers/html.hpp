@@ -13,8 +13,9 @@ struct HtmlOptions {
   bool block_markers = false;  // wrap top-level blocks for the dev server's partial page updates
   // Renders a math node (InlineMath or DisplayMath); the default writes the escaped TeX in a span.
   std::function<std::string(const doc::Node&)> math;
-  // Rewrites a link or image target that the filters left as written (relative files, images).
-  std::function<std::string(const std::string& url)> link;
+  // The src of an image file of the book (attr `asset`: its path from the book root, set by the link
+  // resolver). The default is the URL as written.
+  std::function<std::string(const std::string& asset)> asset;
   // The href of a resolved target: (chapter key, anchor id) as set by the filters on CrossRef and
   // Link nodes. The default is `#id` (everything on one page).
   std::function<std::string(const std::string& chapter, const std::string& target)> xref;

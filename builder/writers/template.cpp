@@ -5,22 +5,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "assets/assets.hpp"
 #include "diag/diagnostics.hpp"
 
 namespace bb::writers {
 
 std::filesystem::path data_dir() {
-  if (const char* env = std::getenv("BOOKBUILD_DATA_DIR"); env && *env) return env;
-  return BOOKBUILD_DATA_DIR;
+  return assets::data_dir();
 }
 
 std::string load_template(const std::string& name) {
-  auto path = data_dir() / "templates" / name;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FatalError("cannot read template " + path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return assets::read_data_file(std::filesystem::path("templates") / name);
 }
 
 std::string fill_template(const std::string& tmpl, const std::map<std::string, std::string>& values,

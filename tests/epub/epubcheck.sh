@@ -31,8 +31,9 @@ for arg in "$@"; do
     exit 77
   fi
   dir="$out/$(basename "$book")"
-  args=(--book "$book" --out "$dir" epub --all)
+  args=(--book "$book" --out "$dir")
   [[ -n "$repository" ]] && args+=(--repository "$repository")
+  args+=(epub --all)
   "$bookbuild" "${args[@]}"
   "$bookbuild" --out "$dir" check epub
   for f in "$dir"/epub/*.epub; do

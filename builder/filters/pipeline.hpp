@@ -8,18 +8,21 @@
 #include "diag/diagnostics.hpp"
 #include "filters/calc_numbers.hpp"
 #include "filters/targets.hpp"
+#include "repo/repository.hpp"
 
 namespace bb::filters {
 
 struct ResolveOptions {
   const Evaluator* evaluate = nullptr;  // computed numbers; nullptr when the book has no calculations/
-  std::string commit;                   // pinned revision for repository links; looked up when empty
+  // The repository lookup, when the caller already has one (the dev server keeps it between builds).
+  const repo::Repository* repository = nullptr;
 };
 
 struct Resolution {
   TargetTable targets;
   std::vector<Binding> bindings;  // every placeholder and bound literal, in book order
-  std::string commit;             // the repository revision links are pinned to
+  repo::Repository repository;    // the one lookup: top level, commit links are pinned to, URL
+  std::string commit;             // repository.revision(), for reports
 };
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options = {});

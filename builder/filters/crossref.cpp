@@ -4,6 +4,11 @@
 #include "filters/crossref.hpp"
 
 #include <cctype>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "lang/language.hpp"
 
 #include "filters/numbering.hpp"
 
@@ -21,39 +26,24 @@ struct Form {
   bool stem = false;   // Russian: the prefix may be followed by more letters (рисунке, разделе)
 };
 
-const std::vector<Form>& forms_for(std::string_view lang) {
-  static const std::vector<Form> zh_hans{
-      {TargetKind::Figure, "图", ""},       {TargetKind::Table, "表", ""},
-      {TargetKind::Experiment, "实验", ""}, {TargetKind::Example, "例", ""},
-      {TargetKind::Section, "第", "节"},    {TargetKind::Chapter, "第", "章"}};
-  static const std::vector<Form> zh_hant{
-      {TargetKind::Figure, "圖", ""},       {TargetKind::Table, "表", ""},
-      {TargetKind::Experiment, "實驗", ""}, {TargetKind::Example, "例", ""},
-      {TargetKind::Section, "第", "節"},    {TargetKind::Chapter, "第", "章"}};
-  static const std::vector<Form> en{
-      {TargetKind::Figure, "Figures", ""},        {TargetKind::Figure, "Figure", ""},
-      {TargetKind::Figure, "Fig.", ""},           {TargetKind::Table, "Tables", ""},
-      {TargetKind::Table, "Table", ""},           {TargetKind::Experiment, "Experiments", ""},
-      {TargetKind::Experiment, "Experiment", ""}, {TargetKind::Example, "Examples", ""},
-      {TargetKind::Example, "Example", ""},       {TargetKind::Section, "Sections", ""},
-      {TargetKind::Section, "Section", ""},       {TargetKind::Chapter, "Chapters", ""},
-      {TargetKind::Chapter, "Chapter", ""}};
-  static const std::vector<Form> ru{{TargetKind::Figure, "рис", "", true},
-                                    {TargetKind::Figure, "Рис", "", true},
-                                    {TargetKind::Table, "табл", "", true},
-                                    {TargetKind::Table, "Табл", "", true},
-                                    {TargetKind::Experiment, "эксперимент", "", true},
-                                    {TargetKind::Experiment, "Эксперимент", "", true},
-                                    {TargetKind::Example, "пример", "", true},
-                                    {TargetKind::Example, "Пример", "", true},
-                                    {TargetKind::Section, "раздел", "", true},
-                                    {TargetKind::Section, "Раздел", "", true},
-                                    {TargetKind::Chapter, "глав", "", true},
-                                    {TargetKind::Chapter, "Глав", "", true}};
-  if (lang.starts_with("zh-Hant") || lang == "zh-TW" || lang == "zh-HK") return zh_hant;
-  if (lang.starts_with("zh")) return zh_hans;
-  if (lang.starts_with("ru")) return ru;
-  return en;
+std::optional<TargetKind> kind_named(std::string_view name) {
+  for (TargetKind k : {TargetKind::Chapter, TargetKind::Section, TargetKind::Figure, TargetKind::Table,
+                       TargetKind::Equation, TargetKind::Example, TargetKind::Experiment})
+    if (name == target_kind_name(k)) return k;
+  return std::nullopt;
+}
+
+// The reference words of the edition's language (languages/*.toml), converted once per language.
+const std::vector<Form>& forms_for(std::string_view tag) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<Form>> cache;
+  const lang::Language& l = lang::language(tag);
+  std::lock_guard lock(mutex);
+  auto [it, fresh] = cache.try_emplace(l.family);
+  if (fresh)
+    for (const auto& f : l.references)
+      if (auto kind = kind_named(f.kind)) it->second.push_back({*kind, f.prefix, f.suffix, f.stem});
+  return it->second;
 }
 
 bool ascii_alpha(unsigned char c) {
@@ -134,7 +124,7 @@ std::size_t list_separator(std::string_view s, std::size_t i) {
 std::vector<PlainRef> find_plain_refs(std::string_view s, std::string_view lang) {
   std::vector<PlainRef> out;
   const auto& forms = forms_for(lang);
-  bool latin = !lang.starts_with("zh");
+  bool latin = lang::language(lang).spaced;
   // Most bytes cannot start a reference word: test the first byte before comparing whole words.
   bool first_byte[256] = {};
   for (const auto& f : forms) first_byte[static_cast<unsigned char>(f.prefix[0])] = true;

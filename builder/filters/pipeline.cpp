@@ -15,7 +15,9 @@ namespace bb::filters {
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options) {
   Resolution r;
-  r.commit = options.commit.empty() ? repository_commit(book.config.root) : options.commit;
+  r.repository = options.repository ? *options.repository
+                                    : repo::find_repository(book.config.root, book.config.repository);
+  r.commit = r.repository.revision();
   {
     Diagnostics::Scope scope(diags, "refs");
     for (auto& eb : book.editions)
@@ -30,7 +32,12 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
       auto& eb = book.editions[e];
       CrossRefContext xref{eb.edition, r.targets, {}, book.config.plain_references};
       for (const auto& ch : eb.chapters) xref.chapters_in_build.insert(ch.number);
-      LinkContext links{book.config, eb, r.targets, r.commit};
+      ChapterIds ids;
+      {
+        Diagnostics::Scope scope(diags, "links");
+        for (auto& ch : eb.chapters) ids[ch.key] = settle_ids(ch, diags);
+      }
+      LinkContext links{book.config, eb, r.targets, r.repository, ids};
       for (auto& ch : eb.chapters) {
         {
           Diagnostics::Scope scope(diags, "refs");

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "writers/escape.hpp"
+#include "doc/ids.hpp"
 
 namespace bb::filters {
 
@@ -208,7 +208,7 @@ class Numberer {
     if (!number.empty())
       h.id = id_from_number("sec", number);
     else
-      h.id = label.empty() ? c_.key + "-h" + std::to_string(headings_) : writers::sanitize_id(label);
+      h.id = label.empty() ? c_.key + "-h" + std::to_string(headings_) : doc::sanitize_id(label);
     add(TargetKind::Section, h, label, doc::plain_text(h.children));
   }
 
@@ -286,7 +286,7 @@ class Numberer {
   void figure(Node& f) {
     std::string label = take_label(f);
     if (c_.number == 0) {
-      if (!label.empty()) f.id = writers::sanitize_id(label);
+      if (!label.empty()) f.id = doc::sanitize_id(label);
       add(TargetKind::Figure, f, label, doc::plain_text(f.caption));
       return;
     }
@@ -304,7 +304,7 @@ class Numberer {
       t.id = id_from_number("tbl", t.number);
       t.set_attr("label", fill_label(e_.labels.table, t.number));
     } else if (!label.empty()) {
-      t.id = writers::sanitize_id(label);
+      t.id = doc::sanitize_id(label);
     }
     add(TargetKind::Table, t, label, doc::plain_text(t.caption));
   }
@@ -317,7 +317,7 @@ class Numberer {
       m.id = id_from_number("eq", m.number);
       m.set_attr("label", fill_label(e_.labels.equation, m.number));
     } else {
-      m.id = writers::sanitize_id(label);
+      m.id = doc::sanitize_id(label);
     }
     add(TargetKind::Equation, m, label, "");
   }
@@ -328,7 +328,7 @@ class Numberer {
     std::string label = take_label(q);
     const std::string* hand = q.attr("hand-number");
     if (c_.number == 0 || (!hand && label.empty())) {
-      if (!label.empty()) q.id = writers::sanitize_id(label);
+      if (!label.empty()) q.id = doc::sanitize_id(label);
       return;
     }
     bool example = *kind == "example";

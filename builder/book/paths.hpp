@@ -1,0 +1,42 @@
+// Confinement: the one rule that decides whether a path named by book.toml or a manuscript is inside
+// the book. Symbolic links are resolved first, so a link inside the book that points outside it is
+// outside. Every input path of every output goes through here (docs/security.md).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace bb::book {
+
+struct ConfinedPath {
+  std::filesystem::path path;  // canonical, inside the root; empty when refused
+  std::string error;           // why it was refused ("is outside the book", ...); empty when accepted
+  [[nodiscard]] bool ok() const { return error.empty(); }
+};
+
+class PathGuard {
+ public:
+  // `root` is the book's root folder; it is made canonical once.
+  explicit PathGuard(const std::filesystem::path& root);
+
+  // `path` (absolute, or relative to the root) resolved through symbolic links, if it lies inside the
+  // root. A path that does not exist is accepted when its lexical form is inside the root and no
+  // existing folder on the way leads outside it (the caller reports a missing file itself).
+  ConfinedPath confine(const std::filesystem::path& path);
+
+  [[nodiscard]] const std::filesystem::path& root() const { return root_; }
+
+ private:
+  std::filesystem::path canonical_dir(const std::filesystem::path& dir);
+  bool inside(const std::filesystem::path& p) const;
+
+  std::filesystem::path root_;
+  std::map<std::filesystem::path, std::filesystem::path> dirs_;  // lexical folder → canonical folder
+};
+
+// Whether a relative output path (an edition's site-path, a file name) stays inside the folder it is
+// relative to: not absolute, no `..` component, no backslash, no NUL, no drive letter.
+bool is_safe_relative(std::string_view relative);
+
+}  // namespace bb::book

@@ -1,0 +1,195 @@
+// Link and image resolution: chapters, fragments, book files, the repository, the web.
+#include "filters/links.hpp"
+
+#include "doc/ids.hpp"
+#include "text/url.hpp"
+
+namespace bb::filters {
+
+namespace fs = std::filesystem;
+using doc::Kind;
+using doc::Node;
+using text::UrlKind;
+
+std::set<std::string> settle_ids(book::Chapter& chapter, Diagnostics& diags) {
+  std::set<std::string> ids;
+  std::map<std::string, int> repeats;
+  doc::walk(chapter.root, [&](Node& n) {
+    if (n.kind == Kind::FootnoteRef || n.kind == Kind::FootnoteDef) {
+      std::string key = doc::sanitize_id(n.text);
+      ids.insert("fn-" + key);
+      ids.insert("fnref-" + key);
+      return;
+    }
+    if (n.id.empty()) return;
+    std::string id = doc::sanitize_id(n.id);
+    if (!ids.insert(id).second) {
+      std::string fresh;
+      for (int k = ++repeats[id] + 1;; ++k)
+        if (ids.insert(fresh = id + "-" + std::to_string(k)).second) break;
+      diags.warning(n.loc, "id `" + id + "` is used twice in this chapter; this one becomes `" + fresh + "`");
+      id = fresh;
+    }
+    n.id = id;
+  });
+  return ids;
+}
+
+namespace {
+
+class LinkResolver {
+ public:
+  LinkResolver(book::Chapter& c, const LinkContext& ctx, Diagnostics& d)
+      : c_(c), ctx_(ctx), diags_(d), guard_(ctx.config.root) {
+    for (const auto& ch : ctx.edition.chapters) chapter_of_[ch.path.lexically_normal()] = ch.key;
+  }
+
+  void run() {
+    doc::walk(c_.root, [&](Node& n) {
+      if (n.kind == Kind::Link)
+        link(n);
+      else if (n.kind == Kind::Image)
+        image(n);
+    });
+  }
+
+ private:
+  // The id a fragment names in a chapter: an explicit label, or an id the chapter has.
+  std::optional<std::string> anchor(const std::string& chapter, const std::string& fragment) {
+    if (fragment.empty()) return chapter;
+    if (const Target* t = ctx_.targets.by_label(ctx_.edition.edition.id, fragment);
+        t && t->chapter == chapter)
+      return t->id;
+    auto it = ctx_.ids.find(chapter);
+    std::string id = doc::sanitize_id(text::percent_decode(fragment));
+    if (it != ctx_.ids.end() && it->second.count(id)) return id;
+    return std::nullopt;
+  }
+
+  void to_chapter(Node& n, const std::string& chapter, const std::string& fragment) {
+    auto id = anchor(chapter, fragment);
+    if (!id) {
+      diags_.warning(n.loc, "link target `#" + fragment + "` is not an id in " + chapter +
+                                "; the link goes to the start of the chapter");
+      id = chapter;
+    }
+    n.set_attr("dest", "chapter");
+    n.set_attr("chapter", chapter);
+    n.set_attr("target", *id);
+  }
+
+  void link(Node& n) {
+    switch (text::classify_url(n.url)) {
+      case UrlKind::Empty: return;
+      case UrlKind::External: n.set_attr("dest", "url"); return;
+      case UrlKind::Script:
+        diags_.error(n.loc, "link `" + n.url + "` runs a script; no output may carry it");
+        unlink(n);
+        return;
+      case UrlKind::Data:
+        diags_.error(n.loc, "link to a `data:` URL: only images may be given inline");
+        unlink(n);
+        return;
+      case UrlKind::RootRelative:
+        report(n, "link target `" + n.url + "` is an absolute path; write it relative to the manuscript");
+        unlink(n);
+        return;
+      case UrlKind::Fragment: {
+        std::string frag = n.url.substr(1);
+        // A label anywhere in the edition (`#fig:x` may name another chapter's figure).
+        if (const Target* t = ctx_.targets.by_label(ctx_.edition.edition.id, frag))
+          return to_chapter(n, t->chapter, t->id);
+        return to_chapter(n, c_.key, frag);
+      }
+      case UrlKind::Relative: break;
+    }
+    auto [path, frag, has_frag] = text::split_url(n.url);
+    fs::path lexical = (c_.path.parent_path() / text::percent_decode(path)).lexically_normal();
+    if (auto it = chapter_of_.find(lexical); it != chapter_of_.end()) return to_chapter(n, it->second, frag);
+    auto confined = guard_.confine(lexical);
+    if (!confined.ok()) {
+      diags_.error(n.loc, "link target `" + n.url + "` " + confined.error);
+      unlink(n);
+      return;
+    }
+    std::error_code ec;
+    auto status = fs::status(confined.path, ec);
+    if (!fs::exists(status)) {
+      report(n, "link target `" + n.url + "` does not exist in the repository");
+      unlink(n);
+      return;
+    }
+    const auto& repo = ctx_.repository;
+    fs::path rel = confined.path.lexically_relative(repo.toplevel);
+    if (rel.empty() || *rel.begin() == "..") rel = confined.path.lexically_relative(guard_.root());
+    std::string url = repo.file_url(rel.generic_string(), fs::is_directory(status), frag);
+    if (url.empty()) {
+      report(n, "link to repository file `" + n.url + "` needs `repository` in book.toml to become a URL");
+      unlink(n);
+      return;
+    }
+    n.url = url;
+    n.set_attr("dest", "url");
+    n.set_attr("repository-path", rel.generic_string());
+  }
+
+  void image(Node& n) {
+    switch (text::classify_url(n.url)) {
+      case UrlKind::Empty: diags_.error(n.loc, "image without a file"); return;
+      case UrlKind::External:
+      case UrlKind::Data: n.set_attr("dest", "url"); return;
+      case UrlKind::Script:
+        diags_.error(n.loc, "image `" + n.url + "` runs a script; no output may carry it");
+        return;
+      case UrlKind::RootRelative:
+        diags_.error(n.loc, "image `" + n.url + "` is an absolute path; write it relative to the manuscript");
+        return;
+      case UrlKind::Fragment: diags_.error(n.loc, "image `" + n.url + "` names no file"); return;
+      case UrlKind::Relative: break;
+    }
+    std::string path = text::split_url(n.url).path;
+    auto confined = guard_.confine(c_.path.parent_path() / text::percent_decode(path));
+    if (!confined.ok()) {
+      diags_.error(n.loc, "image `" + n.url + "` " + confined.error);
+      return;
+    }
+    std::error_code ec;
+    if (!fs::is_regular_file(confined.path, ec)) {
+      diags_.error(n.loc, fs::exists(confined.path, ec) ? "image `" + n.url + "` is not a file"
+                                                        : "image `" + n.url + "` does not exist");
+      return;
+    }
+    n.set_attr("dest", "asset");
+    n.set_attr("asset", confined.path.lexically_relative(guard_.root()).generic_string());
+  }
+
+  void report(const Node& n, const std::string& msg) {
+    switch (ctx_.config.repository_links) {
+      case book::Policy::Error: diags_.error(n.loc, msg); break;
+      case book::Policy::Warning: diags_.warning(n.loc, msg); break;
+      case book::Policy::Ignore: break;
+    }
+  }
+
+  // The text stays, the dead link goes: no output carries a link that leads nowhere.
+  static void unlink(Node& n) {
+    n.kind = Kind::Span;
+    n.classes.emplace_back("broken-link");
+    n.set_attr("href", n.url);
+    n.url.clear();
+  }
+
+  book::Chapter& c_;
+  const LinkContext& ctx_;
+  Diagnostics& diags_;
+  book::PathGuard guard_;
+  std::map<fs::path, std::string> chapter_of_;
+};
+
+}  // namespace
+
+void resolve_links(book::Chapter& chapter, const LinkContext& ctx, Diagnostics& diags) {
+  LinkResolver(chapter, ctx, diags).run();
+}
+
+}  // namespace bb::filters
