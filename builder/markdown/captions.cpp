@@ -1,0 +1,151 @@
+// Figures and captions: an image alone in its paragraph is a figure; hand-numbered caption lines
+// (`*图 4-1　…*`), alt-text captions and Pandoc `: caption` lines attach to figures and tables.
+#include <cctype>
+#include <optional>
+
+#include "markdown/converter.hpp"
+
+namespace bb::markdown {
+
+using doc::Kind;
+using doc::Node;
+
+// An image alone in its paragraph (optionally followed by `{#fig:x}`) is a figure.
+void Converter::make_figure(Node& p) {
+  Node* image = nullptr;
+  std::optional<Attributes> attrs;
+  for (auto& c : p.children) {
+    if (c.kind == Kind::SoftBreak || (c.kind == Kind::Text && is_blank(c.text))) continue;
+    if (c.kind == Kind::Image && !image) {
+      image = &c;
+      continue;
+    }
+    if (c.kind == Kind::Text && image && !attrs) {
+      std::string_view t = trim(c.text);
+      if (t.size() >= 2 && t.front() == '{' && t.back() == '}') {
+        attrs = parse_attributes(t.substr(1, t.size() - 2));
+        if (attrs) continue;
+      }
+    }
+    return;
+  }
+  if (!image) return;
+  Node fig(Kind::Figure, p.loc);
+  Node img = std::move(*image);
+  if (attrs) apply(fig, *attrs);
+  fig.children.push_back(std::move(img));
+  p = std::move(fig);
+}
+
+// `*图 4-1　caption*` (one emphasised line opening with a figure/table word and a number).
+bool Converter::take_caption(Node& target, Node& para, const std::vector<std::string>& words) {
+  if (para.kind != Kind::Paragraph) return false;
+  const Node* emph = nullptr;
+  for (const auto& c : para.children) {
+    if (c.kind == Kind::Text && is_blank(c.text)) continue;
+    if (c.kind == Kind::Emph && !emph) {
+      emph = &c;
+      continue;
+    }
+    return false;
+  }
+  if (!emph || emph->children.empty() || emph->children.front().kind != Kind::Text) return false;
+  std::string_view rest;
+  std::string number = split_hand_number(emph->children.front().text, words, rest);
+  if (number.empty()) return false;
+  std::vector<Node> caption = emph->children;
+  caption.front().text = std::string(rest);
+  if (caption.front().text.empty()) caption.erase(caption.begin());
+  target.caption = std::move(caption);
+  target.set_attr("hand-number", number);
+  target.set_attr("caption-line", std::to_string(para.loc.line));
+  return true;
+}
+
+// The English edition puts the caption in the alt text: `![Figure 4-1 …](…)`.
+void Converter::caption_from_alt(Node& fig) {
+  Node& img = fig.children.front();
+  if (img.children.empty()) return;
+  std::vector<Node> caption = img.children;
+  if (caption.front().kind == Kind::Text) {
+    std::string_view rest;
+    std::string number = split_hand_number(caption.front().text, opt_.words.figure, rest);
+    if (!number.empty()) {
+      fig.set_attr("hand-number", number);
+      caption.front().text = std::string(trim(rest));
+      if (caption.front().text.empty()) caption.erase(caption.begin());
+    }
+  }
+  fig.caption = std::move(caption);
+}
+
+// Pandoc's `: caption {#tbl:x}` / `Table: caption` paragraph next to a table, or a hand-numbered
+// italic `*表 4-1 …*` line.
+bool Converter::table_caption(Node& table, Node& para) {
+  if (para.kind != Kind::Paragraph || para.children.empty()) return false;
+  if (take_caption(table, para, opt_.words.table)) return true;
+  if (para.children.front().kind != Kind::Text) return false;
+  std::string& first = para.children.front().text;
+  std::size_t skip = 0;
+  if (first.starts_with(": "))
+    skip = 2;
+  else if (first.starts_with("Table: "))
+    skip = 7;
+  else
+    return false;
+  first.erase(0, skip);
+  if (first.empty()) para.children.erase(para.children.begin());
+  std::vector<Node> caption = std::move(para.children);
+  Node holder(Kind::Paragraph);
+  holder.children = std::move(caption);
+  apply_trailing_attributes(table, holder.children);
+  table.caption = std::move(holder.children);
+  return true;
+}
+
+std::string split_hand_number(std::string_view text, const std::vector<std::string>& words,
+                              std::string_view& rest) {
+  for (const auto& w : words) {
+    if (!text.starts_with(w)) continue;
+    std::string_view s = text.substr(w.size());
+    // Spaces between word and number: ASCII, no-break (U+00A0) and narrow no-break (U+202F).
+    for (;;) {
+      if (s.starts_with(" "))
+        s.remove_prefix(1);
+      else if (s.starts_with("\u00A0"))
+        s.remove_prefix(2);
+      else if (s.starts_with("\u202F"))
+        s.remove_prefix(3);
+      else
+        break;
+    }
+    std::size_t i = 0;
+    auto digits = [&] {
+      std::size_t b = i;
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      return i > b;
+    };
+    if (!digits()) continue;
+    while (i + 1 < s.size() && (s[i] == '-' || s[i] == '.') &&
+           std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+      ++i;
+      digits();
+    }
+    std::string number(s.substr(0, i));
+    if (number.find_first_of("-.") == std::string::npos) continue;  // "图 4" is not a figure number
+    s.remove_prefix(i);
+    for (std::string_view sep : {"\u3000", "：", ":", ".", " ", "\u00A0"}) {
+      if (s.starts_with(sep)) {
+        s.remove_prefix(sep.size());
+        break;
+      }
+    }
+    while (s.starts_with(" ")) s.remove_prefix(1);
+    rest = s;
+    return number;
+  }
+  rest = text;
+  return {};
+}
+
+}  // namespace bb::markdown
