@@ -6,6 +6,7 @@
 #include "check/epub_check.hpp"
 #include "epub/addressing.hpp"
 #include "epub/epub.hpp"
+#include "filters/pipeline.hpp"
 #include "epub/zip.hpp"
 #include "test_support.hpp"
 
@@ -39,7 +40,9 @@ Built build(const std::string& edition, MathRenderer math = tex_as_text, fs::pat
   auto config = book::load_config(fixture_book(), d);
   EXPECT_TRUE(config);
   auto b = book::load_book(*config, d, {edition});
+  auto resolution = filters::resolve(b, d);
   EpubOptions o;
+  o.repository = resolution.repository;
   o.figure_cache = cache_dir();
   o.modified = 1767323045;
   o.math = std::move(math);
@@ -99,7 +102,7 @@ TEST(Archive, EveryManifestItemIsInTheArchiveAndEveryXhtmlIsWellFormedWithLangua
 TEST(Archive, ChaptersLinkToEachOtherAndTheRepository) {
   auto zip = open(build("en").bytes);
   std::string preface = *zip.read("EPUB/preface.xhtml");
-  EXPECT_NE(preface.find("href=\"ch01.xhtml#sec:weights\""), std::string::npos) << preface;
+  EXPECT_NE(preface.find("href=\"ch01.xhtml#sec-1-1\""), std::string::npos) << preface;
   EXPECT_NE(preface.find("href=\"https://example.org/owner/links-book/blob/"), std::string::npos);
   EXPECT_NE(preface.find("/results/bandwidth.md\""), std::string::npos);
   std::string ch01 = *zip.read("EPUB/ch01.xhtml");
@@ -108,22 +111,8 @@ TEST(Archive, ChaptersLinkToEachOtherAndTheRepository) {
   EXPECT_NE(ch01.find("src=\"img/box.png\""), std::string::npos) << "the PDF figure as PNG";
   EXPECT_TRUE(zip.contains("EPUB/img/box.png"));
   std::string nav = *zip.read("EPUB/nav.xhtml");
-  EXPECT_NE(nav.find("href=\"ch01.xhtml#sec:weights\""), std::string::npos) << nav;
+  EXPECT_NE(nav.find("href=\"ch01.xhtml#sec-1-1\""), std::string::npos) << nav;
   EXPECT_NE(nav.find("epub:type=\"landmarks\""), std::string::npos);
-}
-
-TEST(Addressing, RepeatedIdsAreMadeUnique) {
-  doc::Node root(doc::Kind::Document);
-  for (int i = 0; i < 2; ++i) {
-    doc::Node h(doc::Kind::Heading);
-    h.level = 2;
-    h.id = "sec:same";
-    root.children.push_back(h);
-  }
-  auto ids = epub::assign_ids(root);
-  EXPECT_EQ(root.children[0].id, "sec:same");
-  EXPECT_EQ(root.children[1].id, "sec:same-2");
-  EXPECT_EQ(ids.size(), 2u);
 }
 
 TEST(Archive, SameSourcesGiveTheSameBytes) {

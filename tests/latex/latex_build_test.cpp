@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "book/book.hpp"
+#include "filters/pipeline.hpp"
 #include "latex/book_tex.hpp"
 #include "latex/svg.hpp"
 #include "latex/tex_log.hpp"
@@ -77,8 +78,8 @@ TEST(LatexBook, IsSelfContainedWithFiguresAndASourceMap) {
   auto b = book::load_book(*config, d, {"zh"});
   ASSERT_FALSE(d.has_errors());
   auto dir = fs::temp_directory_path() / ("bb-latexbook-" + std::to_string(::getpid()));
-  RepositoryInfo repo{"https://example.org/mini", "abc123", config->root};
-  auto result = write_latex_book(b, b.editions[0], repo, dir, d);
+  filters::resolve(b, d);
+  auto result = write_latex_book(b, b.editions[0], dir, d);
   EXPECT_FALSE(d.has_errors());
   std::string tex = test::read_file(result.tex);
   EXPECT_TRUE(tex.starts_with("% bookbuild latex --edition zh")) << tex.substr(0, 80);
@@ -96,14 +97,6 @@ TEST(LatexBook, IsSelfContainedWithFiguresAndASourceMap) {
   EXPECT_EQ(loc.line, 11);
   EXPECT_EQ(pdf_file_name(b.config, b.editions[0].edition), "mini-zh.pdf");
   fs::remove_all(dir);
-}
-
-TEST(LatexBook, LanguageFamilies) {
-  EXPECT_EQ(language_family("zh-Hans"), "zh-hans");
-  EXPECT_EQ(language_family("zh-Hant"), "zh-hant");
-  EXPECT_EQ(language_family("ru"), "ru");
-  EXPECT_EQ(language_family("en"), "en");
-  EXPECT_EQ(language_family("de"), "en");
 }
 
 }  // namespace

@@ -22,6 +22,12 @@ void LatexWriter::block(const Node& n) {
         out_ += "\\end{bbfigure}\n\n";
         break;
       }
+      // A paragraph the filters gave an id (an example led by a bold "例 1-1：") is a reference
+      // target like any other: every id the tree has becomes a label.
+      if (!n.id.empty()) {
+        out_ += "\\phantomsection";
+        label(n);
+      }
       inlines(n.children);
       out_ += "\n\n";
       break;
