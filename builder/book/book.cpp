@@ -2,7 +2,10 @@
 #include "book/book.hpp"
 
 #include <algorithm>
-#include <future>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "lang/language.hpp"
 #include "markdown/frontend.hpp"
@@ -106,34 +109,49 @@ Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>
     }
   }
   const markdown::Options options = front_end_options(book.config);
-  std::vector<std::future<Chapter>> jobs;
   for (const auto& e : book.config.editions) {
     if (!only.empty() && std::find(only.begin(), only.end(), e.id) == only.end()) continue;
     EditionBook eb;
     eb.edition = e;
+    eb.chapters.resize(e.chapters.size());
     book.editions.push_back(std::move(eb));
-    for (const auto& entry : e.chapters) {
-      auto path = book.config.root / e.folder / entry.file;
-      jobs.push_back(std::async(std::launch::async, [path, entry, &diags, &options, cache] {
-        Chapter c;
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (edition, chapter)
+  for (std::size_t e = 0; e < book.editions.size(); ++e)
+    for (std::size_t i = 0; i < book.editions[e].chapters.size(); ++i) jobs.emplace_back(e, i);
+  // One worker per core takes the next chapter (a thread per chapter costs more than the parse of a
+  // small one, and thousands of them for a big book).
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto work = [&] {
+    for (std::size_t j; (j = next++) < jobs.size();) try {
+        EditionBook& eb = book.editions[jobs[j].first];
+        const ChapterEntry& entry = eb.edition.chapters[jobs[j].second];
+        Chapter& c = eb.chapters[jobs[j].second];
         c.key = entry.key;
         c.number = entry.number;
-        c.path = path;
-        c.root = parse_cached(path, diags, options, cache);
+        c.path = book.config.root / eb.edition.folder / entry.file;
+        c.root = parse_cached(c.path, diags, options, cache);
         for (const auto& b : c.root.children) {
           if (b.kind == doc::Kind::Heading && b.level == 1) {
             c.title = doc::plain_text(b.children);
             break;
           }
         }
-        return c;
-      }));
-    }
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+      }
+  };
+  const std::size_t workers =
+      std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), jobs.size());
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t t = 1; t < workers; ++t) threads.emplace_back(work);
+    work();
   }
-  std::size_t job = 0;
-  for (auto& eb : book.editions) {
-    for (std::size_t i = 0; i < eb.edition.chapters.size(); ++i) eb.chapters.push_back(jobs[job++].get());
-  }
+  if (failure) std::rethrow_exception(failure);
   return book;
 }
 

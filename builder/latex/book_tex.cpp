@@ -40,7 +40,8 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
 // Figures copied or converted into <dir>/figures, each source file once.
 class FigureSet {
  public:
-  FigureSet(fs::path dir, Diagnostics& diags) : dir_(std::move(dir)), diags_(diags) {}
+  FigureSet(fs::path dir, fs::path cache, Diagnostics& diags)
+      : dir_(std::move(dir)), cache_(std::move(cache)), diags_(diags) {}
 
   // The path for \includegraphics (relative to book.tex), or "" when the figure cannot be printed.
   // The link resolver has confined and checked every image of the book (attr `asset`).
@@ -69,13 +70,16 @@ class FigureSet {
     fs::create_directories(dir_ / "figures");
     if (ext == ".svg") {
       name += ".pdf";
-      if (std::string err = svg_to_pdf(src, dir_ / name); !err.empty()) {
+      if (std::string err = svg_to_pdf_cached(src, dir_ / name, cache_); !err.empty()) {
         diags_.error(image.loc, "cannot convert `" + image.url + "` to PDF: " + err);
         return result;
       }
     } else if (ext == ".pdf" || ext == ".png" || ext == ".jpg" || ext == ".jpeg") {
       name += ext;
-      fs::copy_file(src, dir_ / name, fs::copy_options::overwrite_existing);
+      // Linked like the site's figures: nothing writes to them, and an editor writes a new file.
+      std::error_code ec;
+      fs::create_hard_link(src, dir_ / name, ec);
+      if (ec) fs::copy_file(src, dir_ / name, fs::copy_options::overwrite_existing);
     } else {
       diags_.error(image.loc, "image `" + image.url + "`: XeLaTeX takes SVG (converted), PDF, PNG or JPEG");
       return result;
@@ -88,6 +92,7 @@ class FigureSet {
 
  private:
   fs::path dir_;
+  fs::path cache_;
   Diagnostics& diags_;
   std::map<fs::path, std::string> done_;
 };
@@ -107,11 +112,11 @@ std::string pdf_file_name(const book::Config& config, const book::Edition& editi
 }
 
 LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, const fs::path& dir,
-                           Diagnostics& diags) {
+                           Diagnostics& diags, const fs::path& figure_cache) {
   const auto& e = eb.edition;
   LatexBook result;
   result.tex = dir / kTexName;
-  FigureSet figures(dir, diags);
+  FigureSet figures(dir, figure_cache, diags);
 
   std::string body;
   std::vector<writers::SourceMark> body_marks;

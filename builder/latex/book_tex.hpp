@@ -25,8 +25,10 @@ struct LatexBook {
 std::string pdf_file_name(const book::Config& config, const book::Edition& edition);
 
 // Writes `<dir>/book.tex`, `<dir>/book.srcmap` (tab-separated: tex line, manuscript path:line) and
-// `<dir>/figures/`. Problems (a missing image, an SVG that cannot be converted) go to `diags`.
+// `<dir>/figures/`. Problems (a missing image, an SVG that cannot be converted) go to `diags`. SVGs
+// are converted through the content-hash cache in `figure_cache` (none when empty).
 LatexBook write_latex_book(const book::Book& book, const book::EditionBook& edition,
-                           const std::filesystem::path& dir, Diagnostics& diags);
+                           const std::filesystem::path& dir, Diagnostics& diags,
+                           const std::filesystem::path& figure_cache = {});
 
 }  // namespace bb::latex

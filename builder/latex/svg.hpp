@@ -1,4 +1,5 @@
-// SVG figures for print: converted to PDF with librsvg and cairo, so that they stay vector graphics.
+// SVG figures for print: converted to PDF with librsvg and cairo, so that they stay vector graphics,
+// through the content-hash figure cache so that an unchanged SVG is converted once.
 #pragma once
 
 #include <filesystem>
@@ -9,5 +10,12 @@ namespace bb::latex {
 // Converts `svg` to a one-page PDF of the SVG's own size at `pdf`. Returns "" on success, else the
 // reason it failed (unreadable file, invalid SVG).
 std::string svg_to_pdf(const std::filesystem::path& svg, const std::filesystem::path& pdf);
+
+// The same through the cache folder `cache` (<out>/.cache/figures): the PDF is kept there under the
+// SHA-256 of the SVG's bytes and the converter's settings, converted only when missing, and `pdf`
+// becomes a hard link to it (a copy across file systems). An SVG that pulls in other files
+// (<image href>) is keyed by its own bytes only. An empty `cache` converts directly.
+std::string svg_to_pdf_cached(const std::filesystem::path& svg, const std::filesystem::path& pdf,
+                              const std::filesystem::path& cache);
 
 }  // namespace bb::latex

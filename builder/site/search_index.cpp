@@ -2,6 +2,7 @@
 // and the files of one edition's index (docs.json, postings shards, text chunks; docs/search.md).
 #include "site/search_index.hpp"
 
+#include <unicode/bytestream.h>
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
@@ -10,7 +11,11 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -23,6 +28,10 @@ namespace fs = std::filesystem;
 namespace {
 
 void append_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+    return;
+  }
   char buf[4];
   std::int32_t n = 0;
   UBool error = false;
@@ -37,6 +46,23 @@ std::string to_utf8(std::u32string_view s) {
   return out;
 }
 
+// Calls f(code point) for each code point of UTF-8 text (an ill-formed sequence gives U+FFFD, as
+// ICU's conversions do).
+template <typename F>
+void for_each_code_point(std::string_view utf8, F&& f) {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(utf8.data());
+  const auto n = static_cast<std::int32_t>(utf8.size());
+  for (std::int32_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      f(static_cast<char32_t>(s[i++]));
+      continue;
+    }
+    UChar32 c;
+    U8_NEXT_OR_FFFD(s, i, n, c);
+    f(static_cast<char32_t>(c));
+  }
+}
+
 const icu::Normalizer2& normalizer(bool compat) {
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* n =
@@ -45,20 +71,22 @@ const icu::Normalizer2& normalizer(bool compat) {
   return *n;
 }
 
-icu::UnicodeString nfc(std::string_view utf8) {
+// NFC of UTF-8 text, without a round trip through UTF-16 when it already is (nearly always).
+std::string nfc(std::string_view utf8) {
+  const icu::Normalizer2& n = normalizer(false);
   UErrorCode status = U_ZERO_ERROR;
-  icu::UnicodeString s =
-      icu::UnicodeString::fromUTF8(icu::StringPiece(utf8.data(), static_cast<int32_t>(utf8.size())));
-  icu::UnicodeString out = normalizer(false).normalize(s, status);
+  icu::StringPiece piece(utf8.data(), static_cast<int32_t>(utf8.size()));
+  if (n.isNormalizedUTF8(piece, status) && U_SUCCESS(status)) return std::string(utf8);
+  status = U_ZERO_ERROR;
+  std::string out;
+  icu::StringByteSink<std::string> sink(&out, static_cast<int32_t>(utf8.size()));
+  n.normalizeUTF8(0, piece, sink, nullptr, status);
   if (U_FAILURE(status)) throw std::runtime_error("ICU NFC normalization failed");
   return out;
 }
 
-// lowercase(NFKC(c)) for one code point, memoised: a book uses a few thousand distinct characters.
-const std::u32string& fold_char(char32_t c) {
-  thread_local std::unordered_map<char32_t, std::u32string> cache;
-  auto it = cache.find(c);
-  if (it != cache.end()) return it->second;
+// lowercase(NFKC(c)) for one code point, straight from ICU.
+std::u32string fold_char_icu(char32_t c) {
   UErrorCode status = U_ZERO_ERROR;
   icu::UnicodeString s(static_cast<UChar32>(c));
   icu::UnicodeString k = normalizer(true).normalize(s, status);
@@ -71,26 +99,94 @@ const std::u32string& fold_char(char32_t c) {
     folded += static_cast<char32_t>(cp);
     i += U16_LENGTH(cp);
   }
-  return cache.emplace(c, std::move(folded)).first->second;
+  return folded;
+}
+
+// Code points that fold to themselves without asking ICU: the bulk of Chinese, Japanese and Korean
+// text (the unit test checks these ranges against ICU code point by code point).
+bool folds_to_itself(char32_t c) {
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x3041 && c <= 0x3096) ||
+         (c >= 0x30A1 && c <= 0x30FA) || (c >= 0xAC00 && c <= 0xD7A3);
+}
+
+// The folds ICU has been asked for, in a table: a book uses a few thousand distinct characters, and
+// every later occurrence is an array read. A BMP entry holds its single-code-point fold + 1 (0: not
+// asked yet; kLong: the fold is longer, kept in `longer`). Racing threads store the same value.
+class FoldTable {
+ public:
+  // Appends the fold of c to out.
+  void append(char32_t c, std::u32string& out) {
+    if (c < 0x80) {
+      out += (c >= 'A' && c <= 'Z') ? c + 32 : c;
+      return;
+    }
+    if (folds_to_itself(c)) {
+      out += c;
+      return;
+    }
+    if (c < kBmp) {
+      std::uint32_t v = bmp_[c].load(std::memory_order_relaxed);
+      if (v != 0 && v != kLong) {
+        out += static_cast<char32_t>(v - 1);
+        return;
+      }
+    }
+    std::lock_guard lock(mutex_);
+    auto it = longer_.find(c);
+    if (it == longer_.end()) {
+      it = longer_.emplace(c, fold_char_icu(c)).first;
+      if (c < kBmp)
+        bmp_[c].store(it->second.size() == 1 ? static_cast<std::uint32_t>(it->second[0]) + 1 : kLong,
+                      std::memory_order_relaxed);
+    }
+    out += it->second;
+  }
+
+ private:
+  static constexpr char32_t kBmp = 0x10000;
+  static constexpr std::uint32_t kLong = 0xFFFFFFFF;
+  std::array<std::atomic<std::uint32_t>, kBmp> bmp_{};
+  std::mutex mutex_;
+  std::unordered_map<char32_t, std::u32string> longer_;
+};
+
+FoldTable& fold_table() {
+  static FoldTable table;
+  return table;
+}
+
+// Appends the fold of NFC text, code point by code point.
+void append_folded(std::string_view nfc_utf8, std::u32string& out) {
+  FoldTable& table = fold_table();
+  for_each_code_point(nfc_utf8, [&](char32_t c) { table.append(c, out); });
+}
+
+bool is_white_space(char32_t c) {
+  if (c < 0x80) return c == ' ' || (c >= 0x09 && c <= 0x0D) || c == 0;
+  return u_isUWhiteSpace(static_cast<UChar32>(c));
+}
+
+bool is_control(char32_t c) {
+  if (c < 0x80) return c < 0x20 || c == 0x7F;
+  return u_iscntrl(static_cast<UChar32>(c));
 }
 
 // The stored form of a text: NFC with runs of white space collapsed to one space, trimmed.
 std::string stored_form(std::string_view utf8) {
-  icu::UnicodeString s = nfc(utf8);
+  std::string normal = nfc(utf8);
   std::string out;
+  out.reserve(normal.size());
   bool space = false;
-  for (int32_t i = 0; i < s.length();) {
-    UChar32 c = s.char32At(i);
-    i += U16_LENGTH(c);
-    if (u_isUWhiteSpace(c) || c == 0) {
+  for_each_code_point(normal, [&](char32_t c) {
+    if (is_white_space(c)) {
       space = !out.empty();
-      continue;
+      return;
     }
-    if (u_iscntrl(c)) continue;
+    if (is_control(c)) return;
     if (space) out += ' ';
     space = false;
-    append_utf8(out, static_cast<char32_t>(c));
-  }
+    append_utf8(out, c);
+  });
   return out;
 }
 
@@ -107,24 +203,9 @@ void append_varint(std::string& out, std::uint32_t v) {
 }
 
 // Weight of a term in a section: 3 in the title; otherwise by frequency in the text 1, 2–3, 4+.
-struct Posting {
-  std::uint32_t section = 0;
-  std::uint32_t weight = 0;
-};
-
 std::uint32_t weight_of(bool in_title, std::uint32_t count) {
   if (in_title) return 3;
   return count >= 4 ? 2 : count >= 2 ? 1 : 0;
-}
-
-std::string encode_postings(const std::vector<Posting>& postings) {
-  std::string out;
-  std::uint32_t prev = 0;
-  for (const auto& p : postings) {
-    append_varint(out, ((p.section - prev) << 2) | p.weight);
-    prev = p.section;
-  }
-  return out;
 }
 
 // gzip (RFC 1952) of a file's content; zlib writes no time stamp, so equal input gives equal bytes.
@@ -199,7 +280,9 @@ void append_block_text(const doc::Node& n, std::string& out) {
 }  // namespace
 
 bool is_cjk(char32_t c) {
-  return (c >= 0x1100 && c <= 0x11FF) ||               // Hangul Jamo
+  if (c < 0x1100) return false;
+  return (c >= 0x4E00 && c <= 0x9FFF) ||               // Unified ideographs (the common case first)
+         (c >= 0x1100 && c <= 0x11FF) ||               // Hangul Jamo
          (c >= 0x2E80 && c <= 0x2FDF) ||               // CJK and Kangxi radicals
          c == 0x3005 || c == 0x3006 || c == 0x3007 ||  // 々 〆 〇
          (c >= 0x3021 && c <= 0x3029) ||               // Hangzhou numerals
@@ -213,7 +296,6 @@ bool is_cjk(char32_t c) {
          (c >= 0x31A0 && c <= 0x31BF) ||               // Bopomofo extended
          (c >= 0x31F0 && c <= 0x31FF) ||               // Katakana extension
          (c >= 0x3400 && c <= 0x4DBF) ||               // Extension A
-         (c >= 0x4E00 && c <= 0x9FFF) ||               // Unified ideographs
          (c >= 0xA960 && c <= 0xA97F) ||               // Hangul Jamo extended A
          (c >= 0xAC00 && c <= 0xD7AF) ||               // Hangul syllables
          (c >= 0xD7B0 && c <= 0xD7FF) ||               // Hangul Jamo extended B
@@ -222,19 +304,15 @@ bool is_cjk(char32_t c) {
 }
 
 bool is_word_char(char32_t c) {
+  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
   if (is_cjk(c)) return false;
   return (U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_L_MASK | U_GC_N_MASK | U_GC_M_MASK)) != 0;
 }
 
 std::u32string fold(std::string_view utf8) {
-  icu::UnicodeString s = nfc(utf8);
   std::u32string out;
-  out.reserve(static_cast<std::size_t>(s.length()));
-  for (int32_t i = 0; i < s.length();) {
-    UChar32 c = s.char32At(i);
-    i += U16_LENGTH(c);
-    out += fold_char(static_cast<char32_t>(c));
-  }
+  out.reserve(utf8.size());
+  append_folded(nfc(utf8), out);
   return out;
 }
 
@@ -259,31 +337,20 @@ void scan(std::u32string_view f, Word&& word, Run&& run) {
   }
 }
 
-struct FoldedToken {
-  std::u32string text;
-  TokenKind kind;
-};
-
-std::vector<FoldedToken> folded_tokens(std::u32string_view f) {
-  std::vector<FoldedToken> out;
-  scan(
-      f,
-      [&](std::u32string_view w) {
-        out.push_back({std::u32string(w), TokenKind::Word});
-      },
-      [&](std::u32string_view r) {
-        for (std::size_t k = 0; k + 1 < r.size(); ++k)
-          out.push_back({std::u32string(r.substr(k, 2)), TokenKind::Bigram});
-        out.push_back({std::u32string(r.substr(r.size() - 1)), TokenKind::Unigram});
-      });
-  return out;
-}
-
 }  // namespace
 
 std::vector<Token> tokenize(std::string_view utf8) {
   std::vector<Token> out;
-  for (auto& t : folded_tokens(fold(utf8))) out.push_back({to_utf8(t.text), t.kind});
+  scan(
+      fold(utf8),
+      [&](std::u32string_view w) {
+        out.push_back({to_utf8(w), TokenKind::Word});
+      },
+      [&](std::u32string_view r) {
+        for (std::size_t k = 0; k + 1 < r.size(); ++k)
+          out.push_back({to_utf8(r.substr(k, 2)), TokenKind::Bigram});
+        out.push_back({to_utf8(r.substr(r.size() - 1)), TokenKind::Unigram});
+      });
   return out;
 }
 
@@ -319,12 +386,155 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
 }
 
 namespace {
-using TermKey = std::pair<std::u32string, bool>;
-struct TermKeyHash {
-  std::size_t operator()(const TermKey& k) const noexcept {
-    return std::hash<std::u32string>{}(k.first) * 2 + static_cast<std::size_t>(k.second);
+
+// The terms of an edition, each interned once: a word by its folded text (kept in `chars`, a flat
+// array), a CJK term by its code points packed in a number (first << 21 | second; a unigram has
+// second = 0, which makes it sort before its bigrams). Per term, the per-section counters of the
+// section being scanned; postings are collected in section order as (term, section << 2 | weight).
+class TermCollector {
+ public:
+  struct Posting {
+    std::uint32_t term;
+    std::uint32_t value;  // section << 2 | weight
+  };
+
+  void start_section(std::uint32_t s) {
+    section_ = s;
+    touched_.clear();
   }
+
+  void add_word(std::u32string_view w, bool title) { count(intern_word(w), title); }
+  void add_cjk(std::uint64_t key, bool title) { count(intern_cjk(key), title); }
+
+  // Appends the postings of the section just scanned.
+  void end_section() {
+    for (std::uint32_t t : touched_) {
+      Term& term = terms_[t];
+      postings_.push_back({t, section_ << 2 | weight_of(term.in_title, term.count)});
+    }
+  }
+
+  [[nodiscard]] std::size_t size() const { return terms_.size(); }
+  [[nodiscard]] bool is_word(std::uint32_t t) const { return terms_[t].is_word; }
+  [[nodiscard]] std::u32string_view word(std::uint32_t t) const {
+    return {chars_.data() + terms_[t].offset, terms_[t].length};
+  }
+  [[nodiscard]] std::uint64_t cjk_key(std::uint32_t t) const { return terms_[t].key; }
+  [[nodiscard]] const std::vector<Posting>& postings() const { return postings_; }
+
+ private:
+  struct Term {
+    std::uint64_t key = 0;      // CJK: the packed code points
+    std::uint32_t offset = 0;   // word: where its characters are in chars_
+    std::uint32_t length = 0;   //
+    std::uint32_t section = 0;  // the section the counters below belong to (+1; 0: none yet)
+    std::uint32_t count = 0;    // occurrences in the section's text
+    bool in_title = false;
+    bool is_word = false;
+  };
+
+  void count(std::uint32_t t, bool title) {
+    Term& term = terms_[t];
+    if (term.section != section_ + 1) {
+      term.section = section_ + 1;
+      term.count = 0;
+      term.in_title = false;
+      touched_.push_back(t);
+    }
+    if (title)
+      term.in_title = true;
+    else
+      ++term.count;
+  }
+
+  static std::uint64_t hash_word(std::u32string_view w) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (char32_t c : w) h = (h ^ c) * 1099511628211ull;
+    return h;
+  }
+  static std::uint64_t hash_key(std::uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k | 1;  // never equal to a word's hash slot marker below
+  }
+
+  // Open addressing over term ids + 1; the table is kept at most half full.
+  template <typename Equal, typename Make>
+  std::uint32_t find_or_add(std::uint64_t hash, Equal&& equal, Make&& make) {
+    if (2 * (terms_.size() + 1) > slots_.size()) grow();
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      std::uint32_t slot = slots_[i];
+      if (slot == 0) {
+        slots_[i] = static_cast<std::uint32_t>(terms_.size()) + 1;
+        hashes_.push_back(hash);
+        terms_.push_back(make());
+        return static_cast<std::uint32_t>(terms_.size()) - 1;
+      }
+      if (hashes_[slot - 1] == hash && equal(terms_[slot - 1])) return slot - 1;
+    }
+  }
+
+  void grow() {
+    std::vector<std::uint32_t> bigger(std::max<std::size_t>(1024, slots_.size() * 2), 0);
+    std::size_t mask = bigger.size() - 1;
+    for (std::uint32_t t = 0; t < terms_.size(); ++t) {
+      std::size_t i = hashes_[t] & mask;
+      while (bigger[i] != 0) i = (i + 1) & mask;
+      bigger[i] = t + 1;
+    }
+    slots_ = std::move(bigger);
+  }
+
+  std::uint32_t intern_word(std::u32string_view w) {
+    return find_or_add(
+        hash_word(w) & ~std::uint64_t{1},
+        [&](const Term& t) {
+          return t.is_word && std::u32string_view(chars_.data() + t.offset, t.length) == w;
+        },
+        [&] {
+          Term t;
+          t.offset = static_cast<std::uint32_t>(chars_.size());
+          t.length = static_cast<std::uint32_t>(w.size());
+          t.is_word = true;
+          chars_.append(w);
+          return t;
+        });
+  }
+
+  std::uint32_t intern_cjk(std::uint64_t key) {
+    return find_or_add(
+        hash_key(key), [&](const Term& t) { return !t.is_word && t.key == key; },
+        [&] {
+          Term t;
+          t.key = key;
+          return t;
+        });
+  }
+
+  std::vector<Term> terms_;
+  std::vector<std::uint64_t> hashes_;
+  std::vector<std::uint32_t> slots_;
+  std::u32string chars_;
+  std::vector<std::uint32_t> touched_;
+  std::vector<Posting> postings_;
+  std::uint32_t section_ = 0;
 };
+
+constexpr std::uint64_t cjk_key(char32_t first, char32_t second) {
+  return static_cast<std::uint64_t>(first) << 21 | second;
+}
+
+void collect(std::u32string_view folded, bool title, TermCollector& terms) {
+  scan(
+      folded, [&](std::u32string_view w) { terms.add_word(w, title); },
+      [&](std::u32string_view r) {
+        for (std::size_t k = 0; k + 1 < r.size(); ++k) terms.add_cjk(cjk_key(r[k], r[k + 1]), title);
+        terms.add_cjk(cjk_key(r.back(), 0), title);
+      });
+}
+
 }  // namespace
 
 SearchStats build_search_index(const std::vector<SearchSection>& sections, const std::string& lang,
@@ -346,23 +556,40 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
     return size;
   };
 
-  // Postings of every term: words keyed by their folded text, CJK terms by theirs (no overlap: a
-  // word never contains a CJK character).
-  std::map<std::u32string, std::vector<Posting>> words, cjk;
+  // Every term of every section, interned; the stored texts; the titles.
+  TermCollector terms;
   std::vector<std::string> titles, texts;
+  titles.reserve(sections.size());
+  texts.reserve(sections.size());
+  std::u32string folded;
   for (std::uint32_t s = 0; s < sections.size(); ++s) {
+    terms.start_section(s);
     titles.push_back(stored_form(sections[s].title));
     texts.push_back(stored_form(sections[s].text));
-    // (term, is word) → count; hashed, since a section has thousands of tokens and few terms repeat
-    // across the per-term lists below (which stay ordered, so the files are deterministic).
-    std::unordered_map<TermKey, std::uint32_t, TermKeyHash> counts;
-    std::unordered_map<TermKey, bool, TermKeyHash> in_title;
-    for (auto& t : folded_tokens(fold(titles.back()))) in_title[{t.text, t.kind == TokenKind::Word}] = true;
-    for (auto& t : folded_tokens(fold(texts.back()))) ++counts[{t.text, t.kind == TokenKind::Word}];
-    for (auto& [key, yes] : in_title) counts.try_emplace(key, 0);
-    for (auto& [key, n] : counts) {
-      auto& list = key.second ? words[key.first] : cjk[key.first];
-      list.push_back({s, weight_of(in_title.count(key) > 0, n)});
+    folded.clear();
+    append_folded(titles.back(), folded);
+    collect(folded, true, terms);
+    folded.clear();
+    append_folded(texts.back(), folded);
+    collect(folded, false, terms);
+    terms.end_section();
+  }
+
+  // Terms in the files' order: words by code points, CJK terms by (first, second); then each term's
+  // postings, encoded once, in section order (a stable counting sort of the postings by rank).
+  std::vector<std::uint32_t> word_ids, cjk_ids;
+  for (std::uint32_t t = 0; t < terms.size(); ++t) (terms.is_word(t) ? word_ids : cjk_ids).push_back(t);
+  std::sort(word_ids.begin(), word_ids.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return terms.word(a) < terms.word(b); });
+  std::sort(cjk_ids.begin(), cjk_ids.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return terms.cjk_key(a) < terms.cjk_key(b); });
+  std::vector<std::string> encoded(terms.size());
+  {
+    std::vector<std::uint32_t> previous(terms.size(), 0);
+    for (const auto& p : terms.postings()) {
+      std::uint32_t section = p.value >> 2;
+      append_varint(encoded[p.term], ((section - previous[p.term]) << 2) | (p.value & 3u));
+      previous[p.term] = section;
     }
   }
 
@@ -371,17 +598,19 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
   // followed by the postings of that bigram. Postings are ASCII and the characters are not, so the
   // line needs no separators.
   std::size_t cjk_bytes = 0;
-  for (auto& [t, p] : cjk) cjk_bytes += 3 * t.size() + encode_postings(p).size();
-  const std::size_t cjk_shards = cjk.empty() ? 0 : std::max<std::size_t>(1, cjk_bytes / shard_target);
+  for (std::uint32_t t : cjk_ids)
+    cjk_bytes += 3 * ((terms.cjk_key(t) & 0x1FFFFF) ? 2 : 1) + encoded[t].size();
+  const std::size_t cjk_shards = cjk_ids.empty() ? 0 : std::max<std::size_t>(1, cjk_bytes / shard_target);
   {
     std::vector<std::string> shards(cjk_shards);
-    for (auto it = cjk.begin(); it != cjk.end();) {
-      const char32_t first = it->first[0];
+    for (std::size_t i = 0; i < cjk_ids.size();) {
+      const auto first = static_cast<char32_t>(terms.cjk_key(cjk_ids[i]) >> 21);
       std::string& out = shards[first % cjk_shards];
       append_utf8(out, first);
-      for (; it != cjk.end() && it->first[0] == first; ++it) {
-        if (it->first.size() == 2) append_utf8(out, it->first[1]);
-        out += encode_postings(it->second);
+      for (; i < cjk_ids.size() && (terms.cjk_key(cjk_ids[i]) >> 21) == first; ++i) {
+        const auto second = static_cast<char32_t>(terms.cjk_key(cjk_ids[i]) & 0x1FFFFF);
+        if (second != 0) append_utf8(out, second);
+        out += encoded[cjk_ids[i]];
       }
       out += '\n';
     }
@@ -389,25 +618,23 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
       largest_shard = std::max(largest_shard, emit("c" + std::to_string(k) + ".txt.gz", shards[k]));
     }
   }
-  // (The unigram comes first on its line because std::map orders "计" before "计算".)
 
   // Word shards, keyed by the first character, or by the first two where one character's words
   // would exceed a shard; consecutive keys are packed into files. Lines are front-coded: the count
   // of leading characters shared with the previous word (one digit of the alphabet), the rest of
   // the word, a tab, the postings.
-  std::map<std::u32string, std::size_t> key_bytes;
-  auto line_bytes = [](const std::u32string& w, const std::vector<Posting>& p) {
-    return w.size() + 2 + encode_postings(p).size();
-  };
+  std::map<std::u32string, std::size_t, std::less<>> key_bytes;
+  auto line_bytes = [&](std::uint32_t t) { return terms.word(t).size() + 2 + encoded[t].size(); };
   {
     std::map<char32_t, std::size_t> first_bytes;
-    for (auto& [w, p] : words) first_bytes[w[0]] += line_bytes(w, p);
-    for (auto& [w, p] : words) {
+    for (std::uint32_t t : word_ids) first_bytes[terms.word(t)[0]] += line_bytes(t);
+    for (std::uint32_t t : word_ids) {
+      std::u32string_view w = terms.word(t);
       bool split = first_bytes[w[0]] > shard_target;
-      key_bytes[w.substr(0, split ? 2 : 1)] += line_bytes(w, p);
+      key_bytes[std::u32string(w.substr(0, split ? 2 : 1))] += line_bytes(t);
     }
   }
-  std::map<std::u32string, std::size_t> file_of_key;
+  std::map<std::u32string, std::size_t, std::less<>> file_of_key;
   std::vector<std::string> word_files;
   {
     std::size_t file = 0, size = 0;
@@ -419,19 +646,21 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
       any = true;
     }
     word_files.resize(any ? file + 1 : 0);
-    std::vector<std::u32string> previous(word_files.size());
-    auto key_of = [&](const std::u32string& w) {
-      if (w.size() >= 2 && file_of_key.count(w.substr(0, 2))) return w.substr(0, 2);
-      return w.substr(0, 1);
+    std::vector<std::u32string_view> previous(word_files.size());
+    auto file_of = [&](std::u32string_view w) {
+      if (w.size() >= 2)
+        if (auto it = file_of_key.find(w.substr(0, 2)); it != file_of_key.end()) return it->second;
+      return file_of_key.find(w.substr(0, 1))->second;
     };
-    for (auto& [w, p] : words) {
-      std::size_t f = file_of_key.at(key_of(w));
+    for (std::uint32_t t : word_ids) {
+      std::u32string_view w = terms.word(t);
+      std::size_t f = file_of(w);
       std::size_t shared = std::min<std::size_t>(common_prefix(previous[f], w), kDigits.size() - 1);
       std::string& out = word_files[f];
       out += kDigits[shared];
-      out += to_utf8(std::u32string_view(w).substr(shared));
+      out += to_utf8(w.substr(shared));
       out += '\t';
-      out += encode_postings(p);
+      out += encoded[t];
       out += '\n';
       previous[f] = w;
     }
@@ -470,12 +699,17 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
   std::string docs = "{\"version\":1,\"lang\":";
   append_json_string(docs, lang);
   std::vector<std::pair<std::string, std::string>> chapters;  // (title, page), in order of appearance
+  std::map<std::pair<std::string, std::string>, std::size_t> chapter_index;
   std::vector<std::size_t> chapter_of(sections.size());
   for (std::size_t s = 0; s < sections.size(); ++s) {
+    if (s > 0 && sections[s].chapter == sections[s - 1].chapter && sections[s].page == sections[s - 1].page) {
+      chapter_of[s] = chapter_of[s - 1];
+      continue;
+    }
     std::pair<std::string, std::string> c{stored_form(sections[s].chapter), sections[s].page};
-    auto it = std::find(chapters.begin(), chapters.end(), c);
-    chapter_of[s] = static_cast<std::size_t>(it - chapters.begin());
-    if (it == chapters.end()) chapters.push_back(std::move(c));
+    auto [it, added] = chapter_index.try_emplace(c, chapters.size());
+    if (added) chapters.push_back(std::move(c));
+    chapter_of[s] = it->second;
   }
   docs += ",\n\"chapters\":[";
   for (std::size_t c = 0; c < chapters.size(); ++c) {

@@ -2,6 +2,9 @@
 // chapter, and the files of an index (sizes reported honestly, JSON that parses, deterministic).
 // Retrieval itself is tested through the JavaScript client in query_test.mjs.
 #include <gtest/gtest.h>
+#include <unicode/locid.h>
+#include <unicode/normalizer2.h>
+#include <unicode/unistr.h>
 #include <zlib.h>
 #include <nlohmann/json.hpp>
 
@@ -85,6 +88,7 @@ TEST(SearchTokens, FoldIsCaseAndWidthInsensitive) {
   EXPECT_EQ(site::fold("ＧｉＢ"), site::fold("gib"));
   EXPECT_EQ(site::fold("ПАМЯТЬ"), site::fold("память"));
   EXPECT_EQ(site::fold("Cafe\u0301"), site::fold("café"));
+  EXPECT_EQ(site::fold("Ⅻ ﬁ İ"), site::fold("xii fi i\u0307"));
   EXPECT_TRUE(site::is_cjk(U'计'));
   EXPECT_TRUE(site::is_cjk(U'カ'));
   EXPECT_TRUE(site::is_cjk(U'한'));
@@ -135,6 +139,47 @@ fs::path temp_dir(const std::string& name) {
   auto dir = fs::temp_directory_path() / ("bb-search-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir;
+}
+
+// The folder answers the common scripts from a table (ASCII, CJK ranges that fold to themselves,
+// then a memo of ICU's answers): every code point of those ranges, and a sample of others asked
+// twice (ICU, then the memo), must fold exactly as ICU's NFKC + root lowercase does.
+TEST(SearchTokens, TableFoldEqualsIcu) {
+  auto icu_fold = [](char32_t c) {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* nfkc = icu::Normalizer2::getNFKCInstance(status);
+    icu::UnicodeString k = nfkc->normalize(icu::UnicodeString(static_cast<UChar32>(c)), status);
+    k.toLower(icu::Locale::getRoot());
+    std::string out;
+    k.toUTF8String(out);
+    return out;
+  };
+  auto utf8 = [](char32_t c) {
+    std::string s;
+    icu::UnicodeString(static_cast<UChar32>(c)).toUTF8String(s);
+    return s;
+  };
+  auto as_utf8 = [](const std::u32string& s) {
+    std::string out;
+    for (char32_t c : s) icu::UnicodeString(static_cast<UChar32>(c)).toUTF8String(out);
+    return out;
+  };
+  const std::vector<std::pair<char32_t, char32_t>> ranges = {
+      {0x21, 0x7E},     {0xA0, 0x24F},    {0x370, 0x52F},    {0x2150, 0x218F},
+      {0x3041, 0x30FF}, {0x3400, 0x4DBF}, {0x4E00, 0x9FFF},  {0xAC00, 0xD7A3},
+      {0xF900, 0xFAFF}, {0xFF01, 0xFF5E}, {0x1D400, 0x1D4FF}};
+  for (int pass = 0; pass < 2; ++pass) {
+    for (auto [from, to] : ranges) {
+      for (char32_t c = from; c <= to; ++c) {
+        const std::string in = utf8(c);
+        // fold() applies NFC to its input first; a code point that NFC changes is folded as its NFC.
+        UErrorCode status = U_ZERO_ERROR;
+        if (!icu::Normalizer2::getNFCInstance(status)->isNormalized(icu::UnicodeString::fromUTF8(in), status))
+          continue;
+        ASSERT_EQ(as_utf8(site::fold(in)), icu_fold(c)) << "U+" << std::hex << static_cast<std::uint32_t>(c);
+      }
+    }
+  }
 }
 
 TEST(SearchIndex, FilesParseAndStatsAreTheirSizes) {

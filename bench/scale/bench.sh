@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# How bookbuild's cost grows with the size of the book: generates this repository's book at each
+# scale (bench/scale/generate.py: N renumbered copies of every chapter, all editions) and measures
+# `check`, `site`, `epub --all` and `latex` (warm: a second run into the same output folder) — wall
+# time, CPU time, peak RSS, and CPU seconds per MB of Markdown — then the departure of each job's
+# cost per MB from the first scale's. Not a test: it prints a table.
+# Usage: bench/scale/bench.sh [BOOKBUILD] [SCALES...]   (default scales: 1 10 100; RUNS=3)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/../.." && pwd)"
+bookbuild="$(realpath "${1:-$here/build-release/builder/bookbuild}")"
+shift || true
+scales=("${@:-1 10 100}")
+read -r -a scales <<<"${scales[*]}"
+runs="${RUNS:-3}"
+source "$here/bench/lib.sh"
+[[ -x "$bookbuild" ]] || { echo "no bookbuild at $bookbuild (scripts/build.sh first)"; exit 1; }
+
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+jobs=("check" "site" "epub --all" "latex")
+declare -A per_mb
+
+printf '| scale | MB of Markdown | job | wall s | CPU s | peak MB | CPU s per MB | per MB vs %s× |\n' "${scales[0]}"
+printf '| --- | --- | --- | --- | --- | --- | --- | --- |\n'
+for n in "${scales[@]}"; do
+  book="$out/book-$n"
+  python3 "$here/bench/scale/generate.py" "$n" "$book" >/dev/null
+  mb="$(find "$book" -name '*.md' -printf '%s\n' | awk '{ s += $1 } END { printf "%.2f", s / 1e6 }')"
+  for job in "${jobs[@]}"; do
+    # One run to fill the output folder and the figure cache, then RUNS warm runs.
+    "$bookbuild" -q --book "$book" --out "$out/out-$n" $job >/dev/null 2>&1 || true
+    samples=""
+    for ((r = 0; r < runs; r++)); do
+      samples+="$(measure "$bookbuild" -q --book "$book" --out "$out/out-$n" $job || echo "0 0 0")"$'\n'
+    done
+    w="$(printf '%s' "$samples" | awk 'NF { print $1 }' | median)"
+    k="$(printf '%s' "$samples" | awk 'NF { print $2 }' | median)"
+    c="$(printf '%s' "$samples" | awk 'NF { print $3 }' | median)"
+    cpm="$(awk -v c="$c" -v mb="$mb" 'BEGIN { printf "%.3f", c / mb }')"
+    [[ -n "${per_mb[$job]:-}" ]] || per_mb[$job]="$cpm"
+    awk -v n="$n" -v mb="$mb" -v job="$job" -v w="$w" -v c="$c" -v k="$k" -v cpm="$cpm" -v base="${per_mb[$job]}" 'BEGIN {
+      printf "| %s× | %.2f | %s | %.3f | %.2f | %.0f | %.3f | %.2f× |\n", n, mb, job, w, c, k / 1024, cpm,
+             (base > 0 ? cpm / base : 0) }'
+  done
+  rm -rf "$book" "$out/out-$n"
+done
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end ($(date -u '+%Y-%m-%d %H:%M UTC')); $(nproc) cores"

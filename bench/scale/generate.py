@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Generates an N-times book from a bookbuild book (this repository's own by default), for the scale
+benchmark: every edition keeps its front matter once and gets N copies of its numbered chapters,
+renumbered in sequence (copy k of chapter c is chapter 12k + c for a 12-chapter book), so that the
+result is a real book rather than repeated bytes: each copy's labels and the references to them get
+the copy's suffix (a copy refers to its own chapters), the hand-written chapter number of each title
+follows the new number, and each copy has its own figure files (the SVG with a comment naming the
+copy, so that every figure is a distinct file to convert). Calc placeholders are kept: they name the
+same scenarios, which the copy's `calculations` link provides.
+
+Usage: bench/scale/generate.py N OUT [BOOK]
+"""
+import os
+import re
+import shutil
+import sys
+import tomllib
+
+LABEL = re.compile(r"(\{#|@)(ch|sec|fig|tbl|eq|ex|exp):([A-Za-z0-9_-]+)")
+FIGURE = re.compile(r"\]\((figures/)([^)\s#]+)")
+KEY = re.compile(r"^(?:(\d+)-.*|chapter(\d+)|ch(\d+))\.md$")
+TITLE_NUMBER = re.compile(r"\d+")
+
+
+def chapter_number(name):
+    m = KEY.match(name)
+    if not m:
+        return None
+    return int(next(g for g in m.groups() if g is not None))
+
+
+def renamed(name, number):
+    """The file name of chapter `number` in the pattern of `name` (04-x.md, chapter04.md, chapter4.md)."""
+    m = KEY.match(name)
+    digits = next(g for g in m.groups() if g is not None)
+    width = len(digits)
+    start = m.start(next(i for i, g in enumerate(m.groups(), 1) if g is not None))
+    return name[:start] + str(number).zfill(width) + name[start + len(digits):]
+
+
+def copy_chapter(text, copy, number):
+    if copy > 0:
+        text = LABEL.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}-c{copy}", text)
+        text = FIGURE.sub(lambda m: f"]({m.group(1)}c{copy}/{m.group(2)}", text)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("# "):
+            lines[i] = TITLE_NUMBER.sub(str(number), line, count=1)
+            break
+    return "\n".join(lines)
+
+
+def copy_figures(src, dst, copy):
+    """The edition's figures folder for one copy: SVGs marked with the copy, other files linked."""
+    os.makedirs(dst, exist_ok=True)
+    for name in os.listdir(src):
+        path = os.path.join(src, name)
+        if not os.path.isfile(path):
+            continue
+        if name.endswith(".svg"):
+            with open(path, encoding="utf-8") as f:
+                svg = f.read()
+            at = svg.find("?>") + 2 if svg.startswith("<?xml") else 0
+            svg = svg[:at] + f"<!-- copy {copy} -->" + svg[at:]
+            with open(os.path.join(dst, name), "w", encoding="utf-8") as f:
+                f.write(svg)
+        else:
+            os.link(path, os.path.join(dst, name)) if same_device(path, dst) else shutil.copy(path, dst)
+
+
+def same_device(a, b):
+    return os.stat(a).st_dev == os.stat(b).st_dev
+
+
+def toml_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    n = int(sys.argv[1])
+    out = os.path.abspath(sys.argv[2])
+    book = os.path.abspath(sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "../.."))
+    with open(os.path.join(book, "book.toml"), "rb") as f:
+        config = tomllib.load(f)
+    with open(os.path.join(book, "book.toml"), encoding="utf-8") as f:
+        raw = f.read()
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    calculations = config.get("book", {}).get("calculations", "calculations")
+    os.symlink(os.path.join(book, calculations), os.path.join(out, calculations))
+
+    # book.toml: the original, with each edition's chapter list replaced.
+    lists = {}
+    for edition in config["edition"]:
+        folder = edition.get("folder", edition["id"])
+        src, dst = os.path.join(book, folder), os.path.join(out, folder)
+        os.makedirs(dst, exist_ok=True)
+        numbered = [c for c in edition["chapters"] if chapter_number(c)]
+        front = [c for c in edition["chapters"] if not chapter_number(c) or chapter_number(c) == 0]
+        numbered = [c for c in numbered if c not in front]
+        per_copy = max(chapter_number(c) for c in numbered)
+        chapters = list(front)
+        for c in front:
+            shutil.copy(os.path.join(src, c), dst)
+        for copy in range(n):
+            if os.path.isdir(os.path.join(src, "figures")):
+                copy_figures(os.path.join(src, "figures"),
+                             os.path.join(dst, "figures", f"c{copy}") if copy else os.path.join(dst, "figures"),
+                             copy)
+            for c in numbered:
+                number = copy * per_copy + chapter_number(c)
+                name = renamed(c, number)
+                with open(os.path.join(src, c), encoding="utf-8") as f:
+                    text = f.read()
+                with open(os.path.join(dst, name), "w", encoding="utf-8") as f:
+                    f.write(copy_chapter(text, copy, number))
+                chapters.append(name)
+        lists[edition["id"]] = chapters
+
+    blocks = re.split(r"(?m)^(?=\[\[edition\]\])", raw)
+    result = [blocks[0]]
+    for block in blocks[1:]:
+        eid = re.search(r'(?m)^id\s*=\s*"([^"]+)"', block).group(1)
+        chapters = "[" + ", ".join(toml_string(c) for c in lists[eid]) + "]"
+        result.append(re.sub(r"(?m)^chapters\s*=\s*\[.*\]$", lambda _: "chapters = " + chapters, block, count=1))
+    with open(os.path.join(out, "book.toml"), "w", encoding="utf-8") as f:
+        f.write("".join(result))
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs if f.endswith(".md"))
+    print(f"{n}x book in {out}: {sum(len(v) for v in lists.values())} chapter files, {size / 1e6:.2f} MB of Markdown")
+
+
+if __name__ == "__main__":
+    main()
