@@ -1,6 +1,7 @@
 // Proposing bindings for typed numbers (see numbers_suggest.hpp).
 #include "check/numbers_suggest.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -119,6 +120,38 @@ std::vector<Candidate> candidates(calc::Engine& engine, const fs::path& calculat
   return out;
 }
 
+bool is_tera(const std::string& expr) {
+  return expr.ends_with("tera_ops_per_second") || expr.ends_with(")");
+}
+
+int significant_digits(const std::string& literal) {
+  int n = 0;
+  bool leading = true;
+  for (char c : literal) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) {
+      if (c == ' ' || (static_cast<unsigned char>(c) >= 0x80 && n > 0)) break;
+      continue;
+    }
+    if (c == '0' && leading) continue;
+    leading = false;
+    ++n;
+  }
+  return n;
+}
+
+// The field-name stem a count noun can be bound to ("36 layers" -> fields containing "layers").
+std::string count_field_stem(const std::string& text) {
+  static const std::pair<const char*, const char*> stems[] = {
+      {"layer", "layers"}, {"层", "layers"},       {"層", "layers"},      {"сло", "layers"},
+      {"head", "heads"},   {"头", "heads"},        {"頭", "heads"},       {"голов", "heads"},
+      {"token", "tokens"}, {"токен", "tokens"},    {"expert", "experts"}, {"专家", "experts"},
+      {"專家", "experts"}, {"эксперт", "experts"}, {"GPU", "cards"},      {"card", "cards"},
+      {"卡", "cards"},     {"карт", "cards"}};
+  for (const auto& [noun, stem] : stems)
+    if (text.find(noun) != std::string::npos) return stem;
+  return {};
+}
+
 }  // namespace
 
 SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
@@ -159,12 +192,18 @@ SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
           while (!literal.empty() && literal.back() == ',') literal.pop_back();
           value = digits->value;
         }
-        if (fam == Family::None || value == 0) continue;
+        if (fam == Family::None || value == 0 || u.text.find("×") != std::string::npos) continue;
         ++report.readable;
+        // Too coarse to identify a source: fewer than three significant digits of a measurement
+        // ("20 μs", "128 KiB") matches dozens of unrelated values.
+        if (fam != Family::Count && significant_digits(literal) < 3) continue;
+        std::string stem = fam == Family::Count ? count_field_stem(u.text) : "";
+        if (fam == Family::Count && stem.empty()) continue;
         long double tol = 0.5L * std::pow(10.0L, -decimals);
         std::vector<const Candidate*> hits;
         for (const auto& c : all)
-          if (c.family == fam && c.value != 0 && std::fabs(c.value / scale - value) <= tol * (1 + 1e-12L))
+          if (c.family == fam && c.value != 0 && std::fabs(c.value / scale - value) <= tol * (1 + 1e-12L) &&
+              (stem.empty() || c.expr.substr(c.expr.rfind('.') + 1).find(stem) != std::string::npos))
             hits.push_back(&c);
         if (hits.empty()) continue;
         std::stable_sort(hits.begin(), hits.end(), [&](const Candidate* a, const Candidate* b) {
@@ -172,7 +211,16 @@ SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
           if (ca != cb) return ca > cb;
           return a->expr.size() < b->expr.size();
         });
+        // A span attribute cannot hold braces (`weights[model.layers.{layer}...]`).
+        std::erase_if(hits,
+                      [](const Candidate* c) { return c->expr.find_first_of("{}") != std::string::npos; });
+        if (hits.empty()) continue;
         Suggestion s{u, literal, hits.front()->expr, {}};
+        // Peaks are stored in TFLOP/s: the bound literal is the bare number before "TFLOP/s".
+        if (is_tera(s.expr)) {
+          if (!lit || !lit->unit || lit->unit->name != "TFLOP/s") continue;
+          s.literal = u.text.substr(0, u.text.find_last_of("0123456789") + 1);
+        }
         for (std::size_t i = 1; i < hits.size() && s.other.size() < 5; ++i)
           if (hits[i]->expr != s.expr) s.other.push_back(hits[i]->expr);
         report.suggestions.push_back(std::move(s));
