@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "calc/address.hpp"
 #include "calc/command.hpp"
 #include "calc/error.hpp"
+#include "calc/formula.hpp"
 #include "calc/pynum.hpp"
 
 namespace bb::calc {
@@ -16,21 +18,6 @@ std::string trim(std::string_view s) {
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
   return std::string(s.substr(b, e - b));
-}
-
-std::vector<std::string> split_path(std::string_view s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == '.') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
 }
 
 std::string keys_of(const Json& obj) {
@@ -76,48 +63,6 @@ Value to_value(const Json& v, const std::string& path) {
   return out;
 }
 
-// Walks `segments` from `root`. Lists accept an index or the `name` (or `id`) of an item.
-Value walk(const Json& root, const std::vector<std::string>& segments, std::string prefix) {
-  const Json* cur = &root;
-  std::string path = prefix;
-  for (size_t i = 0; i < segments.size(); ++i) {
-    const std::string& seg = segments[i];
-    if (seg.empty()) throw Error("empty field name in '" + prefix + "'");
-    if (cur->is_object()) {
-      auto it = cur->find(seg);
-      if (it == cur->end()) {
-        // The summary is implied when the first field is not at the top level.
-        if (i == 0 && cur->contains("summary") && (*cur)["summary"].contains(seg)) {
-          cur = &(*cur)["summary"];
-          path += ".summary";
-          --i;
-          continue;
-        }
-        throw Error(path + " has no field '" + seg + "' (fields: " + keys_of(*cur) + ")");
-      }
-      cur = &*it;
-    } else if (cur->is_array()) {
-      const Json* found = nullptr;
-      if (!seg.empty() && std::all_of(seg.begin(), seg.end(), ::isdigit)) {
-        size_t idx = std::stoul(seg);
-        if (idx < cur->size()) found = &(*cur)[idx];
-      } else {
-        for (const auto& item : *cur)
-          if (item.is_object() && (item.value("name", Json()) == seg || item.value("id", Json()) == seg)) {
-            found = &item;
-            break;
-          }
-      }
-      if (!found) throw Error(path + " has no item '" + seg + "'");
-      cur = found;
-    } else {
-      throw Error(path + " is a single value; it has no field '" + seg + "'");
-    }
-    path += "." + seg;
-  }
-  return to_value(*cur, path);
-}
-
 }  // namespace
 
 std::string Value::to_string() const {
@@ -138,13 +83,32 @@ Engine::Engine(std::filesystem::path calculations_dir) : data_(std::move(calcula
 const Json& Engine::scenario_result(std::string_view id) {
   std::string key = "scenario:" + std::string(id);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  for (const auto& s : scenarios_)
-    if (s.id == id) {
-      Json doc = run_scenario(data_, s);
-      ++computations_;
-      return cache_.emplace(key, std::move(doc)).first->second;
-    }
-  throw Error("unknown scenario '" + std::string(id) + "' (not in scenarios/book.json)");
+  const Scenario* s = nullptr;
+  for (const auto& row : scenarios_)
+    if (row.id == id) s = &row;
+  if (!s) throw Error("unknown scenario '" + std::string(id) + "' (not in scenarios/book.json)");
+  if (std::find(running_.begin(), running_.end(), s->id) != running_.end()) {
+    std::string chain;
+    for (auto it = std::find(running_.begin(), running_.end(), s->id); it != running_.end(); ++it)
+      chain += *it + " -> ";
+    throw Error("scenario arguments form a cycle: " + chain + s->id);
+  }
+  running_.push_back(s->id);
+  Json args = s->args;
+  try {
+    // Arguments given by reference are computed first, so a changed input flows into this scenario.
+    for (auto& [name, value] : args.items())
+      if (is_formula(value))
+        value = evaluate_formula(value.get<std::string>(),
+                                 [this](const std::string& ref) { return Json(lookup(ref).first); });
+  } catch (const Error& e) {
+    running_.pop_back();
+    throw Error("scenario '" + s->id + "': " + e.what());
+  }
+  running_.pop_back();
+  Json doc = run_scenario(data_, Scenario{s->id, s->command, args, s->line, s->arg_at});
+  ++computations_;
+  return cache_.emplace(key, std::move(doc)).first->second;
 }
 
 const Json& Engine::inline_result(std::string_view call, std::string& canonical) {
@@ -188,27 +152,50 @@ const Json& Engine::inline_result(std::string_view call, std::string& canonical)
   return cache_.emplace(key, std::move(doc)).first->second;
 }
 
-Value Engine::evaluate(std::string_view expr_view) {
+std::pair<const Json&, std::string> Engine::lookup(std::string_view expr_view) {
   std::string expr = trim(expr_view);
   if (expr.empty()) throw Error("empty calc expression");
-  try {
-    if (auto open = expr.find('('); open != std::string::npos) {
-      auto close = expr.find(')', open);
-      if (close == std::string::npos) throw Error("missing ')'");
-      std::string canonical;
-      const Json& doc = inline_result(std::string_view(expr).substr(0, close + 1), canonical);
-      std::string rest = expr.substr(close + 1);
-      if (rest.empty() || rest[0] != '.')
-        throw Error("name a field after the call, e.g. ).summary.matrix_flops");
-      return walk(doc, split_path(rest.substr(1)), canonical);
+  const Json* root = nullptr;
+  std::string prefix, rest;
+  auto open = expr.find('(');
+  auto dot = expr.find('.');
+  if (open != std::string::npos && (dot == std::string::npos || open < dot)) {
+    auto close = expr.find(')', open);
+    if (close == std::string::npos) throw Error("missing ')'");
+    std::string name = trim(expr.substr(0, open));
+    std::string inner = trim(expr.substr(open + 1, close - open - 1));
+    rest = expr.substr(close + 1);
+    // Catalogue facts: model(<id>) is the model's config.json, hardware(<id>) the device's record.
+    if (name == "model" || (name == "hardware" && !inner.empty() && inner.find('=') == std::string::npos)) {
+      root = name == "model" ? &data_.model(inner).config : &data_.device(inner);
+      prefix = name + "(" + inner + ")";
+    } else {
+      root = &inline_result(std::string_view(expr).substr(0, close + 1), prefix);
     }
-    auto dot = expr.find('.');
+    if (rest.empty() || rest[0] != '.')
+      throw Error("name a field after " + prefix + ", e.g. " +
+                  (name == "model"      ? "model(qwen3-8b).num_hidden_layers"
+                   : name == "hardware" ? "hardware(h100-sxm).peak(BF16, FP32, tensor, dense)"
+                                        : prefix + ".summary.matrix_flops"));
+    rest = rest.substr(1);
+  } else {
     if (dot == std::string::npos)
       throw Error("expected scenario-id.field (e.g. qwen3-8b-prefill-8192.matrix_flops)");
-    std::string id = expr.substr(0, dot);
-    return walk(scenario_result(id), split_path(expr.substr(dot + 1)), id);
+    prefix = expr.substr(0, dot);
+    root = &scenario_result(prefix);
+    rest = expr.substr(dot + 1);
+  }
+  std::string canonical;
+  const Json& v = follow_address(*root, split_address(rest), prefix, canonical);
+  return {v, canonical};
+}
+
+Value Engine::evaluate(std::string_view expr) {
+  try {
+    auto [json, canonical] = lookup(expr);
+    return to_value(json, canonical);
   } catch (const Error& e) {
-    throw Error("calc expression '" + expr + "': " + e.what());
+    throw Error("calc expression '" + trim(expr) + "': " + e.what());
   }
 }
 

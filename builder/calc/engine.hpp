@@ -36,11 +36,16 @@ class Engine {
   explicit Engine(std::filesystem::path calculations_dir);
 
   // "qwen3-8b-prefill-8192.summary.matrix_flops", "qwen3-8b-prefill-8192.matrix_flops" (summary implied),
-  // "qwen3-8b-prefill-8192.operators.q_proj.matrix_flops" (list items by name or index), or
-  // "forward(model=qwen3-8b, tokens=8192).summary.matrix_flops". Errors are bb::calc::Error.
+  // "qwen3-8b-prefill-8192.operators[q_proj].matrix_flops" (list items by key, never by position),
+  // "forward(model=qwen3-8b, tokens=8192).summary.matrix_flops", or a catalogue fact:
+  // "model(qwen3-8b).num_hidden_layers", "hardware(h100-sxm).peak(BF16, FP32, tensor, dense)".
+  // Errors are bb::calc::Error.
   Value evaluate(std::string_view expr);
+  // The same, as the JSON value and its canonical path.
+  std::pair<const Json&, std::string> lookup(std::string_view expr);
 
-  // The full result of a named scenario (computed on first use).
+  // The full result of a named scenario (computed on first use, after the scenarios its arguments
+  // refer to; a cycle is an Error naming it).
   const Json& scenario_result(std::string_view id);
   const std::vector<Scenario>& scenarios() const { return scenarios_; }
   // How many results were computed so far (scenarios and inline calls); for cache tests.
@@ -52,6 +57,7 @@ class Engine {
   std::vector<Scenario> scenarios_;
   std::map<std::string, Json, std::less<>> cache_;
   int computations_ = 0;
+  std::vector<std::string> running_;  // scenarios being computed, for cycle detection
 };
 
 }  // namespace bb::calc

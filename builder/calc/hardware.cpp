@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <regex>
 #include <set>
 
 #include "calc/error.hpp"
@@ -34,6 +36,51 @@ double check_efficiency(double v, const char* name) {
 
 namespace {
 
+// The number in a vendor's string ("989.4", "1,979 TFLOPS", "2,039GB/s"). With `rate`, the last number
+// followed by TB/s or GB/s (GB/sec), in bytes per second; without, the first number.
+std::optional<double> number_in(const std::string& text, bool rate) {
+  static const std::regex plain(R"(([0-9][0-9,]*(?:\.[0-9]+)?(?:e[0-9]+)?))");
+  static const std::regex with_unit(R"(([0-9][0-9,]*(?:\.[0-9]+)?)\s*(TB/s|GB/s|GB/sec))");
+  std::optional<double> out;
+  const std::regex& re = rate ? with_unit : plain;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
+    std::string digits = (*it)[1].str();
+    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    // Scaled in decimal (3.35e12), not by a binary multiplication that could round off the last bit.
+    if (rate) digits += (*it)[2].str() == "TB/s" ? "e12" : "e9";
+    out = std::strtod(digits.c_str(), nullptr);
+    if (!rate) break;
+  }
+  return out;
+}
+
+// A derivation without a stated result ("838 with sparsity / 2"): its numbers combined left to right
+// by the `*` and `/` between them; words in between are comments.
+std::optional<double> derived_value(const std::string& text) {
+  static const std::regex token(R"(([0-9][0-9,]*(?:\.[0-9]+)?(?:e[0-9]+)?)|([*/]))");
+  std::optional<double> value;
+  char op = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), token); it != std::sregex_iterator(); ++it) {
+    if ((*it)[2].matched) {
+      op = (*it)[2].str()[0];
+      continue;
+    }
+    std::string digits = (*it)[1].str();
+    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    double v = std::strtod(digits.c_str(), nullptr);
+    if (!value)
+      value = v;
+    else if (op == '*')
+      value = *value * v;
+    else if (op == '/')
+      value = *value / v;
+    else
+      return std::nullopt;  // two numbers without an operator: not a formula
+    op = 0;
+  }
+  return value;
+}
+
 std::vector<std::string> audit_device(const Json& dev, const Json& catalog_sources) {
   std::vector<std::string> problems;
   std::set<std::string> ids;
@@ -56,6 +103,38 @@ std::vector<std::string> audit_device(const Json& dev, const Json& catalog_sourc
       problems.push_back("integer peak " + key + " marked floating_point");
     if (!ids.count(row.value("source_id", "")))
       problems.push_back("peak " + key + " cites an unlisted source");
+    // The value must be the one its source prints: `reported` as the vendor wrote it, or the result
+    // after `=` at the end of a `derivation`. Editing the number alone is caught here.
+    std::optional<double> recorded;
+    std::string basis;
+    if (row.contains("reported") && row["reported"].is_string()) {
+      recorded = number_in(row["reported"].get<std::string>(), false);
+      basis = "reported \"" + row["reported"].get<std::string>() + "\"";
+    } else if (row.contains("derivation") && row["derivation"].is_string()) {
+      const std::string& d = row["derivation"].get_ref<const std::string&>();
+      if (auto eq = d.rfind('='); eq != std::string::npos)
+        recorded = number_in(d.substr(eq + 1), false);
+      else
+        recorded = derived_value(d);
+      basis = "derivation \"" + d + "\"";
+    }
+    if (!row.contains("tera_ops_per_second") || !row["tera_ops_per_second"].is_number())
+      problems.push_back("peak " + key + " has no numeric tera_ops_per_second");
+    else if (!recorded)
+      problems.push_back("peak " + key + " records no source value (neither `reported` nor a `derivation`)");
+    else if (*recorded != row["tera_ops_per_second"].get<double>())
+      problems.push_back("peak " + key + ": tera_ops_per_second " +
+                         py_repr(row["tera_ops_per_second"].get<double>()) +
+                         " is not what its source records (" + basis + ")");
+  }
+  // Memory bandwidth against the figure quoted in its locator, when the locator quotes one.
+  if (mem.contains("bandwidth_bytes_per_second") && mem["bandwidth_bytes_per_second"].is_number() &&
+      mem.contains("locator") && mem["locator"].is_string()) {
+    if (auto quoted = number_in(mem["locator"].get<std::string>(), true);
+        quoted && *quoted != mem["bandwidth_bytes_per_second"].get<double>())
+      problems.push_back(
+          "memory.bandwidth_bytes_per_second " + py_repr(mem["bandwidth_bytes_per_second"].get<double>()) +
+          " differs from the bandwidth its locator quotes (\"" + mem["locator"].get<std::string>() + "\")");
   }
   return problems;
 }
@@ -65,6 +144,15 @@ Json peak_or_null(const Json* p) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> audit_catalog(const Data& data) {
+  const Json& hw = data.hardware();
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& dev : hw["devices"])
+    for (auto& p : audit_device(dev, hw.value("sources", Json::array())))
+      out.emplace_back(dev.value("id", ""), std::move(p));
+  return out;
+}
 
 Json hardware_document(const Data& data, bool audit) {
   const Json& hw = data.hardware();

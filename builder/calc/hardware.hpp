@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "calc/checked_int.hpp"
 #include "calc/data.hpp"
@@ -30,6 +32,11 @@ struct RooflineInput {
 };
 
 Json hardware_document(const Data& data, bool audit);
+
+// Every audit problem of the catalog as (device id, message): duplicate keys, unlisted sources, and
+// values that differ from what their source records (a peak's `reported` or `derivation`, the
+// bandwidth quoted in the memory locator).
+std::vector<std::pair<std::string, std::string>> audit_catalog(const Data& data);
 Json roofline_document(const Data& data, const RooflineInput& in);
 Json projection_bound_document(const Data& data, const std::string& model, const std::string& device,
                                Int batch, Int tokens);

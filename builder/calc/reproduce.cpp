@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "calc/command.hpp"
+#include "calc/engine.hpp"
 #include "calc/error.hpp"
 #include "calc/report.hpp"
 #include "calc/scenarios.hpp"
@@ -87,17 +88,30 @@ std::string sha256_file(const fs::path& path) {
   return sha256_hex(read_bytes(path));
 }
 
-Json reproduce(const Data& data) {
-  auto start = std::chrono::steady_clock::now();
-  auto scenarios = load_scenarios(data);
-  Json artifacts = Json::array();
-  for (const auto& s : scenarios) {
-    Json doc = run_scenario(data, s);
-    for (const auto& [file, bytes] : artifacts_for(s, doc)) {
-      write_bytes(data.root() / file, bytes);
-      artifacts.push_back(Json{{"file", file}, {"sha256", sha256_hex(bytes)}});
+std::vector<ResultStatus> check_results(const Data& data) {
+  Engine engine(data.root());
+  std::vector<ResultStatus> out;
+  for (const auto& s : engine.scenarios()) {
+    ResultStatus st{s.id, s.line, {}, {}, {}};
+    try {
+      for (auto& [file, bytes] : artifacts_for(s, engine.scenario_result(s.id))) {
+        fs::path p = data.root() / file;
+        if (!fs::exists(p) || read_bytes(p) != bytes) st.stale_files.push_back(file);
+        st.artifacts.emplace_back(file, std::move(bytes));
+      }
+    } catch (const Error& e) {
+      st.error = e.what();
     }
+    out.push_back(std::move(st));
   }
+  return out;
+}
+
+std::string manifest_for(const Data& data, const std::vector<ResultStatus>& statuses) {
+  Json artifacts = Json::array();
+  for (const auto& st : statuses)
+    for (const auto& [file, bytes] : st.artifacts)
+      artifacts.push_back(Json{{"file", file}, {"sha256", sha256_hex(bytes)}});
   Json manifest = Json::object();
   manifest["schema_version"] = 1;
   manifest["scope"] = "scenarios listed in scenarios/book.json; not evidence of whole-book completion";
@@ -105,14 +119,49 @@ Json reproduce(const Data& data) {
   manifest["scenario_sha256"] = sha256_file(data.root() / "scenarios" / "book.json");
   manifest["inputs"] = input_hashes(data);
   manifest["artifacts"] = artifacts;
-  write_bytes(data.root() / "results" / "manifest.json", dump_json(manifest));
+  return dump_json(manifest);
+}
+
+bool manifest_current(const Data& data, const std::vector<ResultStatus>& statuses) {
+  const fs::path p = data.root() / "results" / "manifest.json";
+  return fs::exists(p) && read_bytes(p) == manifest_for(data, statuses);
+}
+
+Json reproduce(const Data& data, bool write) {
+  auto start = std::chrono::steady_clock::now();
+  auto statuses = check_results(data);
+  Json stale = Json::array(), errors = Json::array();
+  size_t artifact_count = 0;
+  for (const auto& st : statuses) {
+    if (!st.error.empty()) errors.push_back(st.error);
+    for (const auto& f : st.stale_files) stale.push_back(f);
+  }
+  // Nothing is written unless every scenario computes: no half-updated results folder.
+  if (write && !errors.empty()) throw Error("not writing results: " + errors[0].get<std::string>());
+  for (const auto& st : statuses)
+    for (const auto& [file, bytes] : st.artifacts) {
+      if (write && std::find(st.stale_files.begin(), st.stale_files.end(), file) != st.stale_files.end())
+        write_bytes(data.root() / file, bytes);
+      ++artifact_count;
+    }
+  const fs::path manifest_path = data.root() / "results" / "manifest.json";
+  std::string manifest_bytes = manifest_for(data, statuses);
+  if (!fs::exists(manifest_path) || read_bytes(manifest_path) != manifest_bytes) {
+    stale.push_back("results/manifest.json");
+    if (write) write_bytes(manifest_path, manifest_bytes);
+  }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Json doc = Json::object();
   doc["calculation"] = "reproduce";
-  doc["summary"] = Json{{"scenarios", scenarios.size()},
-                        {"artifacts", artifacts.size()},
+  doc["summary"] = Json{{"scenarios", statuses.size()},
+                        {"artifacts", artifact_count},
+                        {"stale", stale.size()},
+                        {"errors", errors.size()},
+                        {"written", write},
                         {"manifest", "results/manifest.json"},
                         {"elapsed_seconds", seconds}};
+  doc["stale"] = stale;
+  doc["errors"] = errors;
   return doc;
 }
 
@@ -153,10 +202,10 @@ Json verify_results(const Data& data) {
       problems.push_back("artifact " + file + " does not match its hash");
   }
   // Recompute: the stored bytes must be what this build of the library produces now.
-  auto scenarios = load_scenarios(data);
+  Engine engine(data.root());
+  const auto& scenarios = engine.scenarios();
   for (const auto& s : scenarios) {
-    Json doc = run_scenario(data, s);
-    for (const auto& [file, bytes] : artifacts_for(s, doc)) {
+    for (const auto& [file, bytes] : artifacts_for(s, engine.scenario_result(s.id))) {
       if (!listed.count(file)) {
         problems.push_back("scenario " + s.id + ": " + file + " is not in the manifest");
         continue;

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <map>
 #include <set>
 
+#include "check/parity.hpp"
 #include "filters/number_format.hpp"
 
 namespace bb::check {
@@ -17,21 +19,51 @@ using doc::Node;
 
 namespace {
 
-// Unit words the audit looks for after a number. Bare scale words (K, M, B) are left out: "8B" in
-// a model name is not a measurement.
+// Unit words the audit looks for after a number, beyond the formatter's units: every unit family the
+// book uses (byte and bit rates, tokens/s, FLOPs and FLOP/s, %, ×, power and clock). Bare scale words
+// (K, M, B) are left out: "8B" in a model name is not a measurement.
 bool audit_unit(std::string_view word) {
   static const std::set<std::string, std::less<>> skip{"K", "M", "B"};
+  static const std::set<std::string, std::less<>> extra{
+      "TFLOPS", "GFLOPS", "PFLOPS",    "FLOPS",  "FLOP",     "TOPS",    "GHz",   "MHz",  "W",
+      "kW",     "MW",     "J",         "pJ",     "Gbps",     "Tbps",    "Mbps",  "Gb/s", "Tb/s",
+      "Mb/s",   "Gbit/s", "Tbit/s",    "Mbit/s", "tokens/s", "token/s", "tok/s", "×",    "TB",
+      "ГБ/с",   "Гбит/с", "токенов/с", "ток/с",  "Вт",       "ГГц",     "TiB/s", "GiB/s"};
   if (skip.count(word)) return false;
-  return filters::find_unit(word).has_value() || word == "TFLOPS" || word == "FLOP" || word == "GHz" ||
-         word == "MHz" || word == "W" || word == "J" || word == "pJ" || word == "Gbps";
+  return filters::find_unit(word).has_value() || extra.count(word);
 }
 
 std::size_t utf8_len(unsigned char c) {
   return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
 }
 
+bool is_ascii_alpha(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+
+// The count noun (from the per-language list) that starts at `k`, or empty. A Latin or Cyrillic
+// noun must end at a word boundary ("36 layers", not "36 layersX").
+std::string count_noun_at(const std::string& t, std::size_t k, const std::vector<std::string>& nouns) {
+  std::string best;
+  for (const auto& n : nouns) {
+    if (n.size() <= best.size() || t.compare(k, n.size(), n) != 0) continue;
+    std::size_t end = k + n.size();
+    // A noun ending in a Latin or Cyrillic letter must end the word; CJK nouns need no boundary.
+    auto letter_at = [&](std::size_t p) {
+      unsigned char u = static_cast<unsigned char>(t[p]);
+      return is_ascii_alpha(t[p]) || (u >= 0xC0 && u < 0xE0);
+    };
+    bool latin_end =
+        is_ascii_alpha(n.back()) || (n.size() >= 2 && static_cast<unsigned char>(n[n.size() - 2]) >= 0xC0 &&
+                                     static_cast<unsigned char>(n[n.size() - 2]) < 0xE0);
+    if (latin_end && end < t.size() && letter_at(end)) continue;
+    best = n;
+  }
+  return best;
+}
+
 void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& e, const std::string& chapter,
-               std::vector<UnboundNumber>& out) {
+               const std::vector<std::string>& nouns, std::vector<UnboundNumber>& out) {
   std::size_t i = 0;
   while (i < t.size()) {
     unsigned char c = static_cast<unsigned char>(t[i]);
@@ -50,11 +82,22 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
       j += (std::isdigit(static_cast<unsigned char>(t[j])) || t[j] == ',' || t[j] == '.')
                ? 1
                : e.numbers.group.size();
+    // Scientific notation: 1e12, 7.5e-3.
+    if (j + 1 < t.size() && (t[j] == 'e' || t[j] == 'E')) {
+      std::size_t x = j + 1;
+      if (x < t.size() && (t[x] == '-' || t[x] == '+')) ++x;
+      if (x < t.size() && std::isdigit(static_cast<unsigned char>(t[x]))) {
+        while (x < t.size() && std::isdigit(static_cast<unsigned char>(t[x]))) ++x;
+        j = x;
+      }
+    }
     std::size_t k = j;
     if (k < t.size() && t[k] == ' ')
       ++k;
     else if (t.compare(k, 2, "\u00A0") == 0)
       k += 2;
+    else if (t.compare(k, 3, "\u202F") == 0)
+      k += 3;
     std::size_t w = k;
     while (w < t.size() && (std::isalpha(static_cast<unsigned char>(t[w])) || t[w] == '/' || t[w] == '%' ||
                             static_cast<unsigned char>(t[w]) >= 0x80)) {
@@ -62,20 +105,25 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
       unsigned char u = static_cast<unsigned char>(t[w]);
       if (u >= 0xE0) break;
       w += utf8_len(u);
+      if (t.compare(k, 2, "×") == 0) break;  // "2×" is a unit of its own
     }
     std::string word = t.substr(k, w - k);
     while (!word.empty() && word.back() == '/') word.pop_back();
+    SourceLoc at = loc;
+    at.col += static_cast<int>(i);
     if (!word.empty() && audit_unit(word)) {
-      SourceLoc at = loc;
-      at.col += static_cast<int>(i);
       out.push_back({e.id, chapter, at, t.substr(i, k - i) + word});
+    } else if (std::string noun = count_noun_at(t, k, nouns); !noun.empty()) {
+      out.push_back({e.id, chapter, at, t.substr(i, k - i) + noun});
+    } else if (k == j && j < t.size() && t[j] == '%') {
+      out.push_back({e.id, chapter, at, t.substr(i, j - i + 1)});
     }
     i = j;
   }
 }
 
 void walk(const Node& n, const book::Edition& e, const std::string& chapter,
-          std::vector<UnboundNumber>& out) {
+          const std::vector<std::string>& nouns, std::vector<UnboundNumber>& out) {
   switch (n.kind) {
     case Kind::Code:
     case Kind::CodeBlock:
@@ -88,18 +136,43 @@ void walk(const Node& n, const book::Edition& e, const std::string& chapter,
     case Kind::Span:
       if (n.attr("calc")) return;
       break;
-    case Kind::Text: scan_text(n.text, n.loc, e, chapter, out); return;
+    case Kind::Text: scan_text(n.text, n.loc, e, chapter, nouns, out); return;
     default: break;
   }
-  for (const auto& c : n.caption) walk(c, e, chapter, out);
-  for (const auto& c : n.children) walk(c, e, chapter, out);
+  for (const auto& c : n.caption) walk(c, e, chapter, nouns, out);
+  for (const auto& c : n.children) walk(c, e, chapter, nouns, out);
 }
 
 }  // namespace
 
-std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, const book::Edition& edition) {
+AuditWords load_audit_words(const std::filesystem::path& calculations, Diagnostics& diags) {
+  AuditWords words;
+  const auto file = calculations / "audit.json";
+  if (!std::filesystem::exists(file)) return words;
+  try {
+    std::ifstream in(file, std::ios::binary);
+    auto doc = nlohmann::json::parse(in);
+    for (const auto& [lang, list] : doc.at("count_nouns").items())
+      for (const auto& noun : list) words.count_nouns[lang].push_back(noun.get<std::string>());
+  } catch (const std::exception& ex) {
+    diags.error({file, 1, 1}, std::string("cannot read the audit word lists: ") + ex.what());
+  }
+  return words;
+}
+
+const std::vector<std::string>& AuditWords::nouns_for(const std::string& lang) const {
+  static const std::vector<std::string> none;
+  // The most specific entry: "zh-Hant", then "zh".
+  for (std::string l = lang; !l.empty();
+       l = l.substr(0, l.rfind('-') == std::string::npos ? 0 : l.rfind('-')))
+    if (auto it = count_nouns.find(l); it != count_nouns.end()) return it->second;
+  return none;
+}
+
+std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, const book::Edition& edition,
+                                                const AuditWords& words) {
   std::vector<UnboundNumber> out;
-  walk(chapter.root, edition, chapter.key, out);
+  walk(chapter.root, edition, chapter.key, words.nouns_for(edition.lang), out);
   return out;
 }
 
@@ -107,6 +180,8 @@ NumbersReport check_numbers(const book::Book& book, const filters::Resolution& r
                             Diagnostics& diags) {
   Diagnostics::Scope scope(diags, "numbers");
   NumbersReport report;
+  report.results = check_results(book, resolution, diags);
+  report.structure_errors = check_parity(book, resolution, diags);
   // Parity: each translated chapter binds exactly the calc keys its source chapter binds.
   // Where each key is first bound, per edition and chapter.
   std::map<std::pair<std::string, std::string>, std::map<std::string, SourceLoc>> keys;
@@ -135,9 +210,10 @@ NumbersReport check_numbers(const book::Book& book, const filters::Resolution& r
       }
     }
   }
+  AuditWords words = load_audit_words(book.config.calculations, diags);
   for (const auto& eb : book.editions) {
     for (const auto& ch : eb.chapters) {
-      auto found = find_unbound_numbers(ch, eb.edition);
+      auto found = find_unbound_numbers(ch, eb.edition, words);
       for (const auto& u : found) {
         if (strict)
           diags.error(u.loc, "number with a unit `" + u.text + "` is neither computed nor bound to a result");
@@ -180,6 +256,11 @@ std::string numbers_report_json(const book::Book& book, const filters::Resolutio
   j["summary"] = {{"bindings", resolution.bindings.size()},
                   {"mismatches", mismatches},
                   {"parity_errors", report.parity_errors},
+                  {"structure_parity_errors", report.structure_errors},
+                  {"scenarios_recomputed", report.results.scenarios},
+                  {"stale_scenarios", report.results.stale_scenarios},
+                  {"citations_of_stale_results", report.results.citations_of_stale},
+                  {"catalogue_problems", report.results.catalogue_problems},
                   {"unbound_numbers", report.unbound.size()},
                   {"errors", errors.size()}};
   j["bindings"] = bindings;

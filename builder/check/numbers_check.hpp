@@ -3,10 +3,13 @@
 // in the prose that are neither computed nor bound.
 #pragma once
 
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "book/book.hpp"
+#include "check/results_check.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/pipeline.hpp"
 
@@ -20,16 +23,30 @@ struct UnboundNumber {
   std::string text;  // "16 GB"
 };
 
-// Finds numbers followed by a unit word (GiB, ms, TFLOPs, %, …) in a chapter's prose: text outside
-// code, math, links' targets, placeholders and bound literals.
-std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, const book::Edition& edition);
+// Count nouns per language ("layers", "层", "слоёв"): a number followed by one is a typed fact the
+// audit reports like a number with a unit. Read from `calculations/audit.json`:
+// {"count_nouns": {"en": ["layers", ...], "zh-Hans": ["层", ...], "ru": [...]}}.
+struct AuditWords {
+  std::map<std::string, std::vector<std::string>> count_nouns;  // by language tag
+  // The list for an edition language: the exact tag, else its prefix ("zh-Hant" -> "zh").
+  const std::vector<std::string>& nouns_for(const std::string& lang) const;
+};
+AuditWords load_audit_words(const std::filesystem::path& calculations, Diagnostics& diags);
+
+// Finds numbers followed by a unit word (GiB, ms, TFLOPs, Gb/s, tokens/s, %, ×, 1e12 FLOPs, …) or by a
+// count noun of the edition's language, in a chapter's prose: text outside code, math, links' targets,
+// placeholders and bound literals.
+std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, const book::Edition& edition,
+                                                const AuditWords& words);
 
 struct NumbersReport {
   std::vector<UnboundNumber> unbound;
-  int parity_errors = 0;
+  int parity_errors = 0;     // calc keys bound in one edition's chapter but not another's
+  int structure_errors = 0;  // labels and numbered elements that differ between editions
+  ResultsReport results;     // committed results, scenario references, catalogue sources
 };
 
-// Runs the parity comparison and the audit; with `strict`, unbound numbers are errors.
+// Runs the results check, the parity comparison and the audit; with `strict`, unbound numbers are errors.
 NumbersReport check_numbers(const book::Book& book, const filters::Resolution& resolution, bool strict,
                             Diagnostics& diags);
 

@@ -128,13 +128,24 @@ void add_calc_command(CLI::App& app, Context& ctx) {
   }
 
   auto reproduce_run = std::make_shared<RunOptions>();
+  auto write = std::make_shared<bool>(false);
   CLI::App* reproduce = calc->add_subcommand(
-      "reproduce", "Run every scenario of scenarios/book.json, write results/ and a sha256 manifest");
+      "reproduce",
+      "Recompute every scenario of scenarios/book.json and list the results/ files that are stale; "
+      "--write rewrites them and the sha256 manifest");
   add_format_options(*reproduce, *reproduce_run, false);
-  reproduce->callback([&ctx, opts, reproduce_run]() {
+  reproduce->add_flag("--write", *write, "rewrite the stale files (without it nothing is written)");
+  reproduce->callback([&ctx, opts, reproduce_run, write]() {
     guarded(ctx, "reproduce", [&] {
       calc::Data data(calculations_dir(ctx, *opts));
-      emit(render(calc::reproduce(data), reproduce_run->format), reproduce_run->output);
+      calc::Json report = calc::reproduce(data, *write);
+      emit(render(report, reproduce_run->format), reproduce_run->output);
+      for (const auto& e : report["errors"])
+        std::cerr << "bookbuild calc reproduce: error: " << e.get<std::string>() << "\n";
+      if (!*write)
+        for (const auto& f : report["stale"])
+          std::cerr << "bookbuild calc reproduce: stale: " << f.get<std::string>() << " (run with --write)\n";
+      if (!report["errors"].empty() || (!*write && !report["stale"].empty())) ctx.exit_code = 1;
     });
   });
 

@@ -9,6 +9,7 @@
 
 #include "check/epub_check.hpp"
 #include "check/numbers_check.hpp"
+#include "check/numbers_suggest.hpp"
 #include "check/pdf_check.hpp"
 #include "check/site_check.hpp"
 #include "cli/book_session.hpp"
@@ -24,6 +25,8 @@ struct CheckOptions {
   std::vector<std::string> editions;
   bool dump = false;
   bool strict = false;
+  bool suggest = false;  // numbers: propose bindings for typed numbers
+  bool apply = false;    // numbers --suggest: write them into the manuscripts
   std::string format = "text";
   std::string output;
   std::vector<std::string> epubs;  // check epub: these files (default: every <out>/epub/*.epub)
@@ -69,11 +72,33 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
     if (!b.ok) ++bad;
   }
   out << "numbers: " << placeholders << " computed, " << literals << " bound literals, " << bad
-      << " mismatches, " << report.parity_errors << " translation differences\n";
+      << " mismatches, " << report.parity_errors << " translation differences, " << report.structure_errors
+      << " structure differences between editions\n";
+  out << "results: " << report.results.scenarios << " scenarios recomputed, "
+      << report.results.stale_scenarios << " stale (cited at " << report.results.citations_of_stale
+      << " lines), " << report.results.catalogue_problems
+      << " catalogue values differing from their sources\n";
   std::map<std::pair<std::string, std::string>, int> per;
   for (const auto& u : report.unbound) ++per[{u.edition, u.chapter}];
   out << "numbers with units typed unchecked: " << report.unbound.size() << (per.empty() ? "\n" : "\n");
   for (const auto& [k, n] : per) out << "  " << k.first << '/' << k.second << ": " << n << '\n';
+}
+
+// `check numbers --suggest [--apply]`: one line per proposal, then the counts.
+void suggest(const book::Book& book, bool apply, Diagnostics& diags, const std::filesystem::path& root) {
+  auto report = check::suggest_bindings(book, diags);
+  for (const auto& s : report.suggestions) {
+    std::cout << s.number.loc.path.lexically_relative(root.empty() ? book.config.root : root).generic_string()
+              << ':' << s.number.loc.line << ':' << s.number.loc.col << ": suggest: `" << s.number.text
+              << "` -> [" << s.literal << "]{calc=" << s.expr << "}";
+    if (!s.other.empty()) std::cout << " (also equal: " << s.other.size() << ")";
+    std::cout << '\n';
+  }
+  if (apply) check::apply_suggestions(report);
+  std::cout << "suggest: " << report.typed << " typed numbers with a unit or count noun, " << report.readable
+            << " expressible as bound literals, " << report.suggestions.size() << " with a proposal";
+  if (apply) std::cout << ", " << report.applied << " applied in " << report.files_changed << " files";
+  std::cout << '\n';
 }
 
 // `check epub`: the given files, or every EPUB the last `bookbuild epub` wrote.
@@ -114,6 +139,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
   sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
   sub->add_flag("--strict", opt->strict,
                 "numbers: a number with a unit that is not computed or bound is an error");
+  sub->add_flag("--suggest", opt->suggest,
+                "numbers: propose a binding for every typed number that equals a computed result");
+  sub->add_flag("--apply", opt->apply,
+                "numbers --suggest: rewrite the manuscripts with the proposed bound literals");
   sub->add_option("--format", opt->format, "Report format: text (default) or json (numbers)")
       ->check(CLI::IsMember({"text", "json"}));
   sub->add_option("--output", opt->output, "Write the JSON report to this file instead of stdout");
@@ -123,6 +152,11 @@ void add_check_command(CLI::App& app, Context& ctx) {
       return;
     }
     BookSession s;
+    if (opt->suggest || opt->apply) {
+      if (s.load(ctx, opt->editions)) suggest(*s.book, opt->apply, s.diags, ctx.global.book_dir);
+      ctx.exit_code = s.report(ctx);
+      return;
+    }
     if (s.load(ctx, opt->editions)) {
       if (opt->what == "pdf" ||
           (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {

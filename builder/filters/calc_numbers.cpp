@@ -1,6 +1,8 @@
 // Computed numbers and bound literals.
 #include "filters/calc_numbers.hpp"
 
+#include <cfloat>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -31,6 +33,15 @@ bool split_placeholder(std::string_view inner, std::string& expr, std::string& f
 }
 
 namespace {
+
+// `tol=` as typed: a plain finite number >= 0 (no inf, nan, negative or out-of-range values).
+std::optional<long double> parse_tolerance(const std::string& text) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || p != end || !std::isfinite(v) || v < 0) return std::nullopt;
+  return static_cast<long double>(v);
+}
 
 class CalcResolver {
  public:
@@ -110,15 +121,26 @@ class CalcResolver {
     if (!v) return;
     long double scale = lit->unit ? lit->unit->scale : 1.0L;
     long double actual = v->value() / scale;
+    // Half a unit of the last printed digit, in the literal's own unit: "8,190,735,360" must be exact,
+    // "133.59 TFLOPs" within 0.005 TFLOPs.
     long double tolerance = 0.5L * std::pow(10.0L, -lit->decimals);
-    if (const std::string* t = n.attr("tol")) tolerance = std::strtold(t->c_str(), nullptr);
+    if (const std::string* t = n.attr("tol")) {
+      auto tol = parse_tolerance(*t);
+      if (!tol) {
+        diags_.error(n.loc, "tol=`" + *t + "` must be a finite number >= 0, in the literal's unit");
+        return;
+      }
+      tolerance = *tol;
+    }
     char buf[96];
     std::snprintf(buf, sizeof buf, "%.*Lf", lit->decimals + 3, actual);
     b.recomputed = std::string(buf) + (lit->unit ? " " + lit->unit->name : "");
     std::snprintf(buf, sizeof buf, "±%.*Lg", 3, tolerance);
     b.tolerance = buf;
-    // A relative slack of 1e-12 absorbs binary rounding of decimal scales.
-    b.ok = std::fabs(actual - lit->value) <= tolerance * (1 + 1e-9L) + std::fabs(actual) * 1e-12L;
+    // The only slack is the rounding of the division above and of reading the decimal literal (a few
+    // units of the long double's last place), never a share of the value itself.
+    long double rounding = 4 * LDBL_EPSILON * (std::fabs(actual) + std::fabs(lit->value));
+    b.ok = std::fabs(actual - lit->value) <= tolerance + rounding;
     if (!b.ok) {
       diags_.error(n.loc, "number `" + b.shown + "` does not match `" + b.expr + "`: recomputed " +
                               b.recomputed + " (tolerance " + b.tolerance + ")");

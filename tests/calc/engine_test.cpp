@@ -23,7 +23,7 @@ TEST(Engine, ScenarioPathsResolveToExactTypedValues) {
   EXPECT_EQ(e.evaluate("decode-budget-base.fits_declared_budget").kind, Value::Kind::Boolean);
   EXPECT_EQ(e.evaluate("decode-budget-base.measured_decode_seconds").kind, Value::Kind::Null);
   EXPECT_EQ(e.evaluate("qwen3-8b-prefill-8192.operators.q_proj.matrix_flops").integer, 274877906944);
-  EXPECT_EQ(e.evaluate("qwen3-8b-prefill-8192.operators.0.name").text, "embedding");
+  EXPECT_EQ(e.evaluate("qwen3-8b-prefill-8192.operators[embedding].name").text, "embedding");
   EXPECT_EQ(e.evaluate("qwen3-8b-prefill-8192.special_ops.sin").integer, 1048576);
 }
 

@@ -24,7 +24,7 @@ fs::path copy_calculations() {
 TEST(Reproduce, WritesEveryScenarioAndVerifies) {
   fs::path dir = copy_calculations();
   bb::calc::Data data(dir);
-  bb::calc::Json report = bb::calc::reproduce(data);
+  bb::calc::Json report = bb::calc::reproduce(data, true);
   auto scenarios = bb::calc::load_scenarios(data);
   EXPECT_EQ(report["summary"]["scenarios"].get<size_t>(), scenarios.size());
   for (const auto& s : scenarios) {

@@ -89,10 +89,10 @@ TEST(CheckNumbers, StaleLiteralsAfterAConfigChangeFailInEveryEdition) {
 
   auto after = test::run_bookbuild("--book '" + (tmp / "book").string() + "' check numbers");
   EXPECT_EQ(after.exit_code, 1);
-  EXPECT_NE(after.err.find("manuscripts/01-数.md:4:35: error: number `133.59 TFLOPs` does not match"),
+  EXPECT_NE(after.err.find("manuscripts/01-数.md:4:81: error: number `133.59 TFLOPs` does not match"),
             std::string::npos)
       << after.err;
-  EXPECT_NE(after.err.find("book-ru/chapter1.md:4:47: error: number `133,59 TFLOPs` does not match"),
+  EXPECT_NE(after.err.find("book-ru/chapter1.md:4:93: error: number `133,59 TFLOPs` does not match"),
             std::string::npos)
       << after.err;
   fs::remove_all(tmp);

@@ -1,0 +1,275 @@
+// Proposing bindings for typed numbers (see numbers_suggest.hpp).
+#include "check/numbers_suggest.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "calc/engine.hpp"
+#include "calc/error.hpp"
+#include "filters/number_format.hpp"
+#include "output/staging.hpp"
+
+namespace bb::check {
+namespace fs = std::filesystem;
+
+namespace {
+
+// What a value measures, from its field name; a typed number is only compared with values of its family.
+enum class Family { Bytes, Flops, FlopRate, ByteRate, Seconds, TokenRate, Ratio, Count, None };
+
+Family family_of_field(const std::string& path) {
+  std::string f = path.substr(path.rfind('.') + 1);
+  auto ends = [&](const char* s) { return f.size() >= std::string(s).size() && f.ends_with(s); };
+  if (f == "tera_ops_per_second" || path.ends_with(")") /* peak(...) */) return Family::FlopRate;
+  if (ends("flops_per_second")) return Family::FlopRate;
+  if (ends("bytes_per_second")) return Family::ByteRate;
+  if (ends("tokens_per_second")) return Family::TokenRate;
+  if (ends("_bytes") || f == "bytes") return Family::Bytes;
+  if (ends("flops")) return Family::Flops;
+  if (ends("_seconds") || f == "seconds") return Family::Seconds;
+  if (ends("efficiency") || ends("fraction") || ends("utilization") || ends("ratio") || ends("share"))
+    return Family::Ratio;
+  return Family::Count;
+}
+
+Family family_of_unit(const std::string& unit) {
+  if (unit == "%") return Family::Ratio;
+  if (unit.ends_with("FLOP/s")) return Family::FlopRate;
+  if (unit.ends_with("FLOPs")) return Family::Flops;
+  if (unit.ends_with("B/s")) return Family::ByteRate;
+  if (unit == "tok/s") return Family::TokenRate;
+  if (unit == "s" || unit == "ms" || unit == "μs" || unit == "ns") return Family::Seconds;
+  if (unit.ends_with("B") || unit == "bytes") return Family::Bytes;
+  return Family::None;
+}
+
+struct Candidate {
+  long double value;
+  std::string expr;
+  Family family;
+  std::string scenario;  // empty for catalogue facts
+};
+
+// Every numeric leaf of a result, addressed by key (list items by their name field; unnamed items skipped).
+void leaves(const calc::Json& j, const std::string& path, const std::string& scenario,
+            std::vector<Candidate>& out) {
+  if (j.is_number()) {
+    if (j.is_number_float() && !std::isfinite(j.get<double>())) return;
+    long double v = j.is_number_float() ? j.get<double>() : static_cast<long double>(j.get<std::int64_t>());
+    out.push_back({v, path, family_of_field(path), scenario});
+  } else if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) {
+      if (k == "sources" || k == "assumptions" || k == "notes") continue;
+      leaves(v, path + "." + k, scenario, out);
+    }
+  } else if (j.is_array()) {
+    for (const auto& item : j) {
+      if (!item.is_object()) continue;
+      for (const char* key : {"id", "name", "variant", "phase"})
+        if (item.contains(key) && item[key].is_string()) {
+          leaves(item, path + "[" + item[key].get<std::string>() + "]", scenario, out);
+          break;
+        }
+    }
+  }
+}
+
+// `summary.` is implied in expressions: the shorter spelling is the one authors write.
+std::string shorten(const std::string& expr) {
+  auto at = expr.find(".summary.");
+  if (at == std::string::npos || expr.find('.') != at) return expr;
+  return expr.substr(0, at) + expr.substr(at + 8);
+}
+
+std::vector<Candidate> candidates(calc::Engine& engine, const fs::path& calculations) {
+  std::vector<Candidate> out;
+  for (const auto& s : engine.scenarios()) {
+    try {
+      leaves(engine.scenario_result(s.id), s.id, s.id, out);
+    } catch (const calc::Error&) {
+      // a scenario that does not compute offers nothing; `check numbers` reports it
+    }
+  }
+  for (auto& c : out) c.expr = shorten(c.expr);
+  calc::Data data(calculations);
+  for (const auto& id : data.model_ids())
+    for (const auto& [k, v] : data.model(id).config.items())
+      if (v.is_number_integer())
+        out.push_back(
+            {static_cast<long double>(v.get<std::int64_t>()), "model(" + id + ")." + k, Family::Count, ""});
+  for (const auto& dev : data.hardware()["devices"]) {
+    std::string id = dev.value("id", "");
+    const auto& mem = dev.value("memory", calc::Json::object());
+    if (mem.contains("bandwidth_bytes_per_second") && mem["bandwidth_bytes_per_second"].is_number())
+      out.push_back({mem["bandwidth_bytes_per_second"].get<double>(),
+                     "hardware(" + id + ").memory.bandwidth_bytes_per_second", Family::ByteRate, ""});
+    for (const auto& row : dev.value("peak_rates", calc::Json::array()))
+      if (row.contains("tera_ops_per_second") && row["tera_ops_per_second"].is_number())
+        out.push_back({row["tera_ops_per_second"].get<double>() * 1e12L,
+                       "hardware(" + id + ").peak(" + row.value("input_precision", "") + ", " +
+                           row.value("accumulator_precision", "") + ", " + row.value("execution_unit", "") +
+                           ", " + row.value("sparsity", "") + ")",
+                       Family::FlopRate, ""});
+  }
+  // tera_ops_per_second fields in results are already in 1e12 units.
+  for (auto& c : out)
+    if (c.expr.ends_with("tera_ops_per_second")) c.value *= 1e12L;
+  return out;
+}
+
+bool is_tera(const std::string& expr) {
+  return expr.ends_with("tera_ops_per_second") || expr.ends_with(")");
+}
+
+int significant_digits(const std::string& literal) {
+  int n = 0;
+  bool leading = true;
+  for (char c : literal) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) {
+      if (c == ' ' || (static_cast<unsigned char>(c) >= 0x80 && n > 0)) break;
+      continue;
+    }
+    if (c == '0' && leading) continue;
+    leading = false;
+    ++n;
+  }
+  return n;
+}
+
+// The field-name stem a count noun can be bound to ("36 layers" -> fields containing "layers").
+std::string count_field_stem(const std::string& text) {
+  static const std::pair<const char*, const char*> stems[] = {
+      {"layer", "layers"}, {"层", "layers"},       {"層", "layers"},      {"сло", "layers"},
+      {"head", "heads"},   {"头", "heads"},        {"頭", "heads"},       {"голов", "heads"},
+      {"token", "tokens"}, {"токен", "tokens"},    {"expert", "experts"}, {"专家", "experts"},
+      {"專家", "experts"}, {"эксперт", "experts"}, {"GPU", "cards"},      {"card", "cards"},
+      {"卡", "cards"},     {"карт", "cards"}};
+  for (const auto& [noun, stem] : stems)
+    if (text.find(noun) != std::string::npos) return stem;
+  return {};
+}
+
+}  // namespace
+
+SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
+  SuggestReport report;
+  if (!fs::is_directory(book.config.calculations)) {
+    diags.error({book.config.calculations, 0, 0}, "--suggest needs the book's calculations folder");
+    return report;
+  }
+  calc::Engine engine(book.config.calculations);
+  auto all = candidates(engine, book.config.calculations);
+  AuditWords words = load_audit_words(book.config.calculations, diags);
+  for (const auto& eb : book.editions)
+    for (const auto& ch : eb.chapters) {
+      // Scenarios this chapter already cites come first when a value has several sources.
+      std::map<std::string, int> cited;
+      doc::walk(ch.root, [&](const doc::Node& n) {
+        if (const std::string* e = n.attr("expr")) ++cited[e->substr(0, e->find('.'))];
+      });
+      for (const auto& u : find_unbound_numbers(ch, eb.edition, words)) {
+        ++report.typed;
+        auto lit = filters::parse_literal(u.text, eb.edition.numbers);
+        Family fam = Family::Count;
+        std::string literal = u.text;
+        long double scale = 1;
+        int decimals = 0;
+        long double value = 0;
+        if (lit && lit->unit) {
+          fam = family_of_unit(lit->unit->name);
+          scale = lit->unit->scale;
+          decimals = lit->decimals;
+          value = lit->value;
+        } else {
+          // A count ("36 layers"): the digits alone are bound.
+          auto digits = filters::parse_literal(
+              u.text.substr(0, u.text.find_first_not_of("0123456789.,\u00A0\u202F ")), eb.edition.numbers);
+          if (!digits || digits->decimals > 0) continue;
+          literal = u.text.substr(0, u.text.find_first_not_of("0123456789.,"));
+          while (!literal.empty() && literal.back() == ',') literal.pop_back();
+          value = digits->value;
+        }
+        if (fam == Family::None || value == 0 || u.text.find("×") != std::string::npos) continue;
+        ++report.readable;
+        // Too coarse to identify a source: fewer than three significant digits of a measurement
+        // ("20 μs", "128 KiB") matches dozens of unrelated values.
+        if (fam != Family::Count && significant_digits(literal) < 3) continue;
+        std::string stem = fam == Family::Count ? count_field_stem(u.text) : "";
+        if (fam == Family::Count && stem.empty()) continue;
+        long double tol = 0.5L * std::pow(10.0L, -decimals);
+        std::vector<const Candidate*> hits;
+        for (const auto& c : all)
+          if (c.family == fam && c.value != 0 && std::fabs(c.value / scale - value) <= tol * (1 + 1e-12L) &&
+              (stem.empty() || c.expr.substr(c.expr.rfind('.') + 1).find(stem) != std::string::npos))
+            hits.push_back(&c);
+        if (hits.empty()) continue;
+        std::stable_sort(hits.begin(), hits.end(), [&](const Candidate* a, const Candidate* b) {
+          int ca = cited.count(a->scenario) ? 1 : 0, cb = cited.count(b->scenario) ? 1 : 0;
+          if (ca != cb) return ca > cb;
+          return a->expr.size() < b->expr.size();
+        });
+        // A span attribute cannot hold braces (`weights[model.layers.{layer}...]`).
+        std::erase_if(hits,
+                      [](const Candidate* c) { return c->expr.find_first_of("{}") != std::string::npos; });
+        if (hits.empty()) continue;
+        Suggestion s{u, literal, hits.front()->expr, {}};
+        // Peaks are stored in TFLOP/s: the bound literal is the bare number before "TFLOP/s".
+        if (is_tera(s.expr)) {
+          if (!lit || !lit->unit || lit->unit->name != "TFLOP/s") continue;
+          s.literal = u.text.substr(0, u.text.find_last_of("0123456789") + 1);
+        }
+        for (std::size_t i = 1; i < hits.size() && s.other.size() < 5; ++i)
+          if (hits[i]->expr != s.expr) s.other.push_back(hits[i]->expr);
+        report.suggestions.push_back(std::move(s));
+      }
+    }
+  return report;
+}
+
+void apply_suggestions(SuggestReport& report) {
+  std::map<fs::path, std::vector<const Suggestion*>> by_file;
+  for (const auto& s : report.suggestions) by_file[s.number.loc.path].push_back(&s);
+  for (const auto& [file, list] : by_file) {
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') starts.push_back(i + 1);
+    // Edits from the end of the file backwards keep earlier offsets valid.
+    std::vector<std::pair<std::size_t, const Suggestion*>> edits;
+    for (const auto* s : list) {
+      int line = s->number.loc.line;
+      if (line < 1 || static_cast<std::size_t>(line) > starts.size()) continue;
+      std::size_t b = starts[line - 1];
+      std::size_t e = static_cast<std::size_t>(line) < starts.size() ? starts[line] : text.size();
+      std::string_view l(text.data() + b, e - b);
+      auto first = l.find(s->literal);
+      if (first == std::string_view::npos || l.find(s->literal, first + 1) != std::string_view::npos)
+        continue;
+      // Not inside link text or an existing span: "[ ... 16 GiB ... ](" or "[16 GiB]{".
+      auto open = l.rfind('[', first);
+      auto close = l.find(']', first);
+      if (open != std::string_view::npos && close != std::string_view::npos &&
+          l.find('[', open + 1) > close && l.find(']', open) == close)
+        continue;
+      edits.emplace_back(b + first, s);
+    }
+    std::sort(edits.begin(), edits.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (const auto& [at, s] : edits) {
+      std::string expr = s->expr.find(' ') == std::string::npos ? s->expr : "\"" + s->expr + "\"";
+      text.replace(at, s->literal.size(), "[" + s->literal + "]{calc=" + expr + "}");
+      ++report.applied;
+    }
+    if (!edits.empty()) {
+      output::write_file_atomic(file, text);
+      ++report.files_changed;
+    }
+  }
+}
+
+}  // namespace bb::check

@@ -1,0 +1,103 @@
+// Cross-edition structure parity (see parity.hpp).
+#include "check/parity.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace bb::check {
+
+using doc::Kind;
+using doc::Node;
+
+namespace {
+
+// A numbered element as a reader sees it: "Figure 4-3".
+struct Numbered {
+  std::string kind;
+  std::string number;
+  SourceLoc loc;
+};
+
+std::string where(const SourceLoc& loc, const book::Book& book) {
+  return loc.path.lexically_relative(book.config.root).generic_string() + ":" + std::to_string(loc.line);
+}
+
+std::vector<Numbered> numbered(const Node& root) {
+  std::vector<Numbered> out;
+  doc::walk(root, [&](const Node& n) {
+    if (n.number.empty()) return;
+    switch (n.kind) {
+      case Kind::Figure: out.push_back({"figure", n.number, n.loc}); break;
+      case Kind::Table: out.push_back({"table", n.number, n.loc}); break;
+      case Kind::DisplayMath: out.push_back({"equation", n.number, n.loc}); break;
+      case Kind::Callout: out.push_back({*n.attr("kind"), n.number, n.loc}); break;
+      default: break;
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+int check_parity(const book::Book& book, const filters::Resolution& r, Diagnostics& diags) {
+  const book::EditionBook* source = book.edition(book.config.source_edition);
+  if (!source) return 0;
+  int errors = 0;
+  auto error = [&](const SourceLoc& at, const std::string& message) {
+    diags.error(at, message);
+    ++errors;
+  };
+  for (const auto& eb : book.editions) {
+    if (&eb == source) continue;
+    for (const auto& ch : eb.chapters) {
+      const book::Chapter* src = source->chapter(ch.key);
+      if (!src) continue;
+      const std::string& sid = source->edition.id;
+      const std::string& tid = eb.edition.id;
+      // Labels: each one on both sides, with the same number.
+      auto want = r.targets.labels_of(sid, ch.key);
+      auto have = r.targets.labels_of(tid, ch.key);
+      std::set<std::string> want_set(want.begin(), want.end()), have_set(have.begin(), have.end());
+      for (const auto& label : want) {
+        const filters::Target* s = r.targets.by_label(sid, label);
+        if (!have_set.count(label)) {
+          error({ch.path, 1, 1}, "label `" + label + "` of the " + sid + " edition (" + where(s->loc, book) +
+                                     ") is missing from this translation");
+          continue;
+        }
+        const filters::Target* t = r.targets.by_label(tid, label);
+        if (s->number != t->number)
+          error(t->loc, "label `" + label + "` is numbered " + t->number + " here but " + s->number +
+                            " in the " + sid + " edition (" + where(s->loc, book) + ")");
+      }
+      for (const auto& label : have)
+        if (!want_set.count(label)) {
+          const filters::Target* t = r.targets.by_label(tid, label);
+          error(t->loc, "label `" + label + "` is not in the " + sid + " edition of this chapter (" +
+                            where({src->path, 1, 1}, book) + ")");
+        }
+      // Numbered elements: the same kinds and numbers in the same order.
+      auto a = numbered(src->root), b = numbered(ch.root);
+      std::size_t n = std::min(a.size(), b.size());
+      for (std::size_t i = 0; i < n; ++i)
+        if (a[i].kind != b[i].kind || a[i].number != b[i].number) {
+          error(b[i].loc, "numbered element #" + std::to_string(i + 1) + " of this chapter is " + b[i].kind +
+                              " " + b[i].number + ", but in the " + sid + " edition it is " + a[i].kind +
+                              " " + a[i].number + " (" + where(a[i].loc, book) + ")");
+          n = 0;  // one report per chapter: everything after the first difference is shifted
+          break;
+        }
+      if (n > 0 && a.size() != b.size()) {
+        const auto& extra = a.size() > b.size() ? a[n] : b[n];
+        error(a.size() > b.size() ? SourceLoc{ch.path, 1, 1} : extra.loc,
+              "this chapter has " + std::to_string(b.size()) +
+                  " numbered figures, tables, equations and examples, the " + sid + " edition has " +
+                  std::to_string(a.size()) + " (first unmatched: " + extra.kind + " " + extra.number +
+                  " at " + where(extra.loc, book) + ")");
+      }
+    }
+  }
+  return errors;
+}
+
+}  // namespace bb::check

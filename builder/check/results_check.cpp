@@ -1,0 +1,115 @@
+// Committed results, scenario references and catalogue sources (see results_check.hpp).
+#include "check/results_check.hpp"
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "calc/data.hpp"
+#include "calc/error.hpp"
+#include "calc/hardware.hpp"
+#include "calc/reproduce.hpp"
+#include "calc/scenarios.hpp"
+
+namespace bb::check {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The scenario ids an expression reads: the head of `scenario.field`; none for catalogue facts and
+// inline calls (they have no committed result file).
+std::string scenario_of(const std::string& expr) {
+  auto dot = expr.find('.');
+  auto open = expr.find('(');
+  if (dot == std::string::npos || (open != std::string::npos && open < dot)) return {};
+  return expr.substr(0, dot);
+}
+
+// `../calculations/results/<id>.md` (or .json, .csv) in a link: the scenario id, else empty.
+std::string scenario_of_link(const std::string& url) {
+  auto at = url.find("calculations/results/");
+  if (at == std::string::npos) return {};
+  std::string file = url.substr(at + 21);
+  if (auto hash = file.find_first_of("#?"); hash != std::string::npos) file.resize(hash);
+  auto dot = file.rfind('.');
+  return dot == std::string::npos ? file : file.substr(0, dot);
+}
+
+int line_of(const fs::path& file, const std::string& needle) {
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.find(needle) != std::string::npos) return n;
+  return 1;
+}
+
+}  // namespace
+
+ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,
+                            Diagnostics& diags) {
+  ResultsReport report;
+  const fs::path dir = book.config.calculations;
+  if (!fs::is_directory(dir)) return report;
+  const fs::path scenario_file = dir / "scenarios" / "book.json";
+  std::vector<calc::ResultStatus> statuses;
+  try {
+    calc::Data data(dir);
+    for (const auto& p : calc::check_scenario_references(data, calc::load_scenarios(data)))
+      diags.error({scenario_file, p.line, p.col}, p.message);
+    for (const auto& [device, problem] : calc::audit_catalog(data)) {
+      fs::path hw = dir / "configs" / "hardware.json";
+      diags.error({hw, line_of(hw, "\"id\": \"" + device + "\""), 1}, "device '" + device + "': " + problem);
+      ++report.catalogue_problems;
+    }
+    statuses = calc::check_results(data);
+    if (!calc::manifest_current(data, statuses))
+      diags.error(
+          {dir / "results" / "manifest.json", 1, 1},
+          "the inputs or results changed since the manifest was written: run `bookbuild calc reproduce "
+          "--write` and commit calculations/results");
+  } catch (const calc::Error& e) {
+    diags.error({scenario_file, 1, 1}, e.what());
+    return report;
+  }
+  // Who cites each scenario: placeholders and bound literals, and links to its result files.
+  std::map<std::string, std::set<std::pair<fs::path, int>>> cited;
+  std::map<std::pair<fs::path, int>, SourceLoc> first_at;
+  auto cite = [&](const std::string& id, const SourceLoc& loc) {
+    if (id.empty()) return;
+    cited[id].insert({loc.path, loc.line});
+    first_at.try_emplace({loc.path, loc.line}, loc);
+  };
+  for (const auto& b : resolution.bindings) cite(scenario_of(b.expr), b.loc);
+  for (const auto& eb : book.editions)
+    for (const auto& ch : eb.chapters)
+      doc::walk(ch.root, [&](const doc::Node& n) {
+        if (n.kind == doc::Kind::Link) cite(scenario_of_link(n.url), n.loc);
+      });
+  for (const auto& st : statuses) {
+    ++report.scenarios;
+    if (!st.error.empty()) {
+      diags.error({scenario_file, st.line, 1}, st.error);
+      continue;
+    }
+    if (st.stale_files.empty()) continue;
+    ++report.stale_scenarios;
+    std::string files;
+    for (const auto& f : st.stale_files) files += (files.empty() ? "" : ", ") + ("calculations/" + f);
+    auto users = cited.find(st.scenario);
+    diags.error({scenario_file, st.line, 1},
+                "scenario '" + st.scenario + "' recomputes differently from its committed " + files +
+                    " (cited at " + std::to_string(users == cited.end() ? 0 : users->second.size()) +
+                    " manuscript lines): run `bookbuild calc reproduce --write` and commit the results");
+    if (users == cited.end()) continue;
+    for (const auto& key : users->second) {
+      diags.error(first_at.at(key), "cites scenario '" + st.scenario +
+                                        "', whose committed result calculations/results/" + st.scenario +
+                                        ".* is stale");
+      ++report.citations_of_stale;
+    }
+  }
+  return report;
+}
+
+}  // namespace bb::check
