@@ -9,7 +9,8 @@
 #        serve_request; default all)
 # Environment: FUZZ_BUILD (build folder, default build-fuzz), FUZZ_JOBS (build jobs, default 2),
 #        FUZZ_NICE (nice level of the runs, default 0; use 19 for long runs on a shared machine),
-#        FUZZ_SKIP_BUILD=1 (run what is built).
+#        FUZZ_SKIP_BUILD=1 (run what is built), FUZZ_TIMEOUT (seconds one input may take, default 30;
+#        raise it for niced runs on a busy machine, where a starved process trips it falsely).
 # Prints one line per harness: seconds, executions, corpus size, result; exits non-zero on a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,9 +95,11 @@ for h in "${harnesses[@]}"; do
   log="$build/$h.log"
   result=ok
   start="$(date +%s)"
-  nice -n "$nice_level" "$exe" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len=16384 \
+  nice -n "$nice_level" "$exe" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=2048 -max_len=16384 \
     -print_final_stats=1 -artifact_prefix="$findings/" "${seeds[@]}" >"$log" 2>&1 || result="FINDING"
-  runs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
+  # The final stats; after a crash, the last status line's count.
+  runs="$(grep -aoE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
+  [[ -n "$runs" ]] || runs="$(grep -aoE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)"
   took="$(($(date +%s) - start))"
   size="$(find "$work/$h" -type f | wc -l)"
   line="$(printf '%-14s %6ss %10s executions  corpus %6s  %s' "$h" "$took" "$runs" "$size" "$result")"
@@ -105,7 +108,7 @@ for h in "${harnesses[@]}"; do
   if [[ "$result" != ok ]]; then
     status=1
     echo "  see $log; the input is in $findings/"
-    grep -m3 -E 'ERROR: |SUMMARY: |runtime error' "$log" | sed 's/^/  /' || true
+    grep -a -m3 -E 'ERROR: |SUMMARY: |runtime error' "$log" | sed 's/^/  /' || true
   fi
 done
 exit "$status"
