@@ -7,6 +7,7 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <sstream>
 
 #include "cli/book_session.hpp"
@@ -68,6 +69,54 @@ std::string diagnostics_text(const BookSession& s, const Context& ctx) {
   return out.str();
 }
 
+// One rebuild after `changed`: the pages first, so the open page updates at once; the search index
+// follows. A failing build leaves `files` (the last good site) as it is.
+void rebuild(Context& ctx, const SiteCommand& opt, const std::vector<fs::path>& changed,
+             site::SiteFiles& files, SessionCache& cache, site::DevServer& server,
+             std::string& last_warnings) {
+  const fs::path out = ctx.global.out_dir / "site";
+  static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
+  auto epoch_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  BookSession session;
+  // Pages first, so the open page updates at once; the search index follows.
+  auto next = build(ctx, opt, session, &cache, /*search=*/false);
+  if (!next) {
+    std::string text = diagnostics_text(session, ctx);
+    std::cerr << text;
+    server.failed(text);
+    return;  // keep serving the last good build
+  }
+  for (const auto& [rel, content] : files.generated)
+    if (site::is_search_file(rel)) next->generated[rel] = content;
+  next->search_index_bytes = files.search_index_bytes;
+  next->search_query_bytes = files.search_query_bytes;
+  auto pages = site::update_site(files, *next, out);
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  if (!ctx.global.quiet) {
+    std::string shown = changed.front().filename().string() + (changed.size() > 1 ? " and others" : "");
+    std::cerr << "site: " << shown << " changed; rebuilt in " << ms << " ms, " << pages.size()
+              << " pages updated\n";
+  }
+  server.reload(pages);
+  if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
+  site::SiteFiles with_search = *next;
+  site::render_search(*session.book, with_search);
+  site::update_site(*next, with_search, out);
+  files = std::move(with_search);
+  if (timings) std::cerr << "  search index written at " << epoch_ms() << '\n';
+  // Warnings are shown again only when they change, so a long list does not bury each rebuild.
+  std::ostringstream warnings;
+  session.diags.print(warnings, ctx.global.book_dir);
+  if (warnings.str() != last_warnings) std::cerr << warnings.str();
+  last_warnings = warnings.str();
+}
+
 int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCache& cache) {
   const fs::path out = ctx.global.out_dir / "site";
   site::DevServer server(out, opt.host, opt.port);
@@ -100,46 +149,28 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCa
           .count();
     };
     if (timings) std::cerr << "  change seen at " << epoch_ms() << '\n';
-    auto t0 = std::chrono::steady_clock::now();
     // Parsed chapters are reused unless their file changed; the configuration changes the vocabulary
     // the front end uses, and the calc data the numbers, so those start afresh.
     for (const auto& f : changed) {
       if (f.filename() == "book.toml") cache.parsed.clear();
       if (fs::weakly_canonical(f).native().starts_with(calculations.native())) cache.forget_calc();
     }
-    BookSession session;
-    // Pages first, so the open page updates at once; the search index follows.
-    auto next = build(ctx, opt, session, &cache, /*search=*/false);
-    if (!next) {
-      std::string text = diagnostics_text(session, ctx);
+    try {
+      rebuild(ctx, opt, changed, files, cache, server, last_warnings);
+    } catch (const std::exception& e) {
+      // Whatever went wrong (out of memory, an I/O error, a bug), the server keeps serving the last
+      // good site and the pages show the error; the parse cache may be half-updated, so it starts afresh.
+      std::string text = std::string("error: the rebuild failed: ") +
+                         (dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what()) + "\n";
       std::cerr << text;
       server.failed(text);
-      continue;  // keep serving the last good build
+      cache.parsed.clear();
+      cache.forget_calc();
+    } catch (...) {
+      server.failed("error: the rebuild failed\n");
+      cache.parsed.clear();
+      cache.forget_calc();
     }
-    for (const auto& [rel, content] : files.generated)
-      if (site::is_search_file(rel)) next->generated[rel] = content;
-    next->search_index_bytes = files.search_index_bytes;
-    next->search_query_bytes = files.search_query_bytes;
-    auto pages = site::update_site(files, *next, out);
-    auto ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    if (!ctx.global.quiet) {
-      std::string shown = changed.front().filename().string() + (changed.size() > 1 ? " and others" : "");
-      std::cerr << "site: " << shown << " changed; rebuilt in " << ms << " ms, " << pages.size()
-                << " pages updated\n";
-    }
-    server.reload(pages);
-    if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
-    site::SiteFiles with_search = *next;
-    site::render_search(*session.book, with_search);
-    site::update_site(*next, with_search, out);
-    files = std::move(with_search);
-    if (timings) std::cerr << "  search index written at " << epoch_ms() << '\n';
-    // Warnings are shown again only when they change, so a long list does not bury each rebuild.
-    std::ostringstream warnings;
-    session.diags.print(warnings, ctx.global.book_dir);
-    if (warnings.str() != last_warnings) std::cerr << warnings.str();
-    last_warnings = warnings.str();
   }
   server.stop();
   return 0;
