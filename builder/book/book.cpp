@@ -78,6 +78,23 @@ void ParseCache::clear() {
 
 namespace {
 
+// A chapter must be a readable regular file; a folder or a device named in the chapter list is an
+// error at its path, not an empty chapter. Returns false after reporting.
+bool check_chapter_file(const std::filesystem::path& path, Diagnostics& diags) {
+  std::error_code ec;
+  auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(st)) {
+    diags.error({path, 0, 0}, "this chapter is a folder, not a Markdown file");
+    return false;
+  }
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    diags.error({path, 0, 0}, "this chapter is not a regular file");
+    return false;
+  }
+  // A missing chapter is reported by the configuration, at its entry in book.toml.
+  return std::filesystem::exists(st);
+}
+
 doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags,
                        const markdown::Options& options, ParseCache* cache) {
   if (!cache) return markdown::parse_file(path, diags, options);
@@ -132,7 +149,13 @@ Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>
         c.key = entry.key;
         c.number = entry.number;
         c.path = book.config.root / eb.edition.folder / entry.file;
+        if (!check_chapter_file(c.path, diags)) {
+          c.root = doc::Node(doc::Kind::Document, {c.path, 0, 0});
+          continue;
+        }
         c.root = parse_cached(c.path, diags, options, cache);
+        if (c.root.children.empty() && c.root.loc.line > 0)
+          diags.error({c.path, 0, 0}, "this chapter is empty: it needs at least a level-1 heading (its title)");
         for (const auto& b : c.root.children) {
           if (b.kind == doc::Kind::Heading && b.level == 1) {
             c.title = doc::plain_text(b.children);

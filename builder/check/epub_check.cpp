@@ -148,6 +148,11 @@ class EpubChecker {
     XmlDoc doc = parse_xml(*data, entry, problems);
     for (const auto& p : problems) diags_.error(at(entry, p.line), "not well-formed XML: " + p.message);
     if (!problems.empty()) return nullptr;
+    // libxml2 refuses an empty document without a word.
+    if (!doc || !xmlDocGetRootElement(doc.get())) {
+      diags_.error(at(entry), data->empty() ? "the file is empty" : "no XML document in the file");
+      return nullptr;
+    }
     return doc;
   }
 
@@ -179,16 +184,25 @@ class EpubChecker {
     XmlDoc doc = parse(entry);
     if (!doc) return;
     xmlNode* root = xmlDocGetRootElement(doc.get());
+    if (local_name(root) != "package") {
+      diags_.error(
+          at(entry, static_cast<int>(xmlGetLineNo(root))),
+          "the package document's root element is `" + std::string(local_name(root)) + "`, not `package`");
+      return;
+    }
     std::string unique_id = attr(root, "unique-identifier");
     std::set<std::string> ids;
     std::map<std::string, std::string> properties;
     bool identifier = false, title = false, language = false, modified = false, nav = false;
+    bool has_manifest = false, has_spine = false;
     std::vector<std::pair<std::string, int>> spine;
     each_element(root, [&](xmlNode* n) {
       std::string_view name = local_name(n);
       int line = static_cast<int>(xmlGetLineNo(n));
       if (name == "identifier" && attr(n, "id") == unique_id) identifier = true;
       if (name == "title") title = true;
+      if (name == "manifest" && n->parent == root) has_manifest = true;
+      if (name == "spine" && n->parent == root) has_spine = true;
       if (name == "language") language = true;
       if (name == "meta" && attr(n, "property") == "dcterms:modified") modified = true;
       if (name == "item") {
@@ -215,7 +229,11 @@ class EpubChecker {
     if (!language) diags_.error(at(entry), "no dc:language");
     if (!modified) diags_.error(at(entry), "no dcterms:modified");
     if (!nav) diags_.error(at(entry), "no manifest item has the `nav` property");
-    if (spine.empty()) diags_.error(at(entry), "the spine is empty");
+    if (!has_manifest) diags_.error(at(entry), "no manifest element");
+    if (!has_spine)
+      diags_.error(at(entry), "no spine element");
+    else if (spine.empty())
+      diags_.error(at(entry), "the spine is empty");
     for (const auto& [idref, line] : spine)
       if (!ids.count(idref))
         diags_.error(at(entry, line), "spine item `" + idref + "` is not in the manifest");

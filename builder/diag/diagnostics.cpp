@@ -26,12 +26,50 @@ std::string display_path(const std::filesystem::path& p, const std::filesystem::
     // Lexically: the book's paths are absolute and normalized, and resolving links for every
     // diagnostic of a long report costs thousands of system calls.
     auto rel = p.lexically_normal().lexically_relative(base.lexically_normal());
-    if (!rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
+    if (!rel.empty() && rel.native().rfind("..", 0) != 0) return escape_controls(rel.generic_string());
   }
-  return p.generic_string();
+  return escape_controls(p.generic_string());
+}
+
+// The length of the escape for the character at s[i] (0 when it is shown as it is) and its byte count.
+std::pair<std::size_t, std::size_t> control_at(std::string_view s, std::size_t i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x20 || c == 0x7F) return {4, 1};  // \x1B
+  if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+      static_cast<unsigned char>(s[i + 1]) <= 0x9F)
+    return {6, 2};  // C1 controls, \u009B
+  if (c == 0xE2 && i + 2 < s.size()) {
+    auto c1 = static_cast<unsigned char>(s[i + 1]);
+    auto c2 = static_cast<unsigned char>(s[i + 2]);
+    // Bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069) reorder what is shown.
+    if ((c1 == 0x80 && c2 >= 0xAA && c2 <= 0xAE) || (c1 == 0x81 && c2 >= 0xA6 && c2 <= 0xA9)) return {6, 3};
+  }
+  return {0, 1};
 }
 
 }  // namespace
+
+std::string escape_controls(std::string_view s, bool keep_tabs) {
+  std::string out;
+  out.reserve(s.size());
+  static const char* hex = "0123456789ABCDEF";
+  for (std::size_t i = 0; i < s.size();) {
+    auto [escaped, bytes] = control_at(s, i);
+    if (escaped == 0 || (keep_tabs && s[i] == '\t')) {
+      out.append(s.substr(i, bytes));
+    } else {
+      unsigned cp = static_cast<unsigned char>(s[i]);
+      if (bytes == 2) cp = static_cast<unsigned char>(s[i + 1]);
+      if (bytes == 3)
+        cp = ((cp & 0x0F) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3F) << 6) |
+             (static_cast<unsigned char>(s[i + 2]) & 0x3F);
+      out += bytes == 1 ? "\\x" : "\\u";
+      for (int shift = bytes == 1 ? 4 : 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+    }
+    i += bytes;
+  }
+  return out;
+}
 
 std::string& Diagnostics::current_check() {
   thread_local std::string check = "parse";
@@ -97,7 +135,7 @@ std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& 
   out += ": ";
   out += severity_name(d.severity);
   out += ": ";
-  out += d.message;
+  out += escape_controls(d.message);
   return out;
 }
 
@@ -126,7 +164,7 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
     const auto& lines = it->second;
     if (static_cast<std::size_t>(d.loc.line) > lines.size()) continue;
     const std::string& src = lines[d.loc.line - 1];
-    out << "  " << src << '\n';
+    out << "  " << escape_controls(src, true) << '\n';
     if (d.loc.col > 0 && static_cast<std::size_t>(d.loc.col) <= src.size() + 1) {
       // The caret lines up under the byte column; tabs are kept so the terminal aligns them alike.
       std::string pad;
@@ -134,6 +172,9 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
         unsigned char c = static_cast<unsigned char>(src[i]);
         if (c == '\t') {
           pad += '\t';
+        } else if (auto [escaped, bytes] = control_at(src, i); escaped > 0) {
+          pad.append(escaped, ' ');  // shown escaped above
+          i += bytes - 1;
         } else if ((c & 0xC0) != 0x80) {
           // One column per code point; wide (CJK) characters take two terminal cells.
           unsigned cp = c;

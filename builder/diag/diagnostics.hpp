@@ -6,6 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -70,7 +71,13 @@ class Diagnostics {
   std::vector<Diagnostic> items_;
 };
 
-// Formats one diagnostic as `path:line:col: severity: message` (no source line).
+// Text from a manuscript or a file name made safe for a terminal: control characters (C0, DEL, C1)
+// and bidirectional overrides are shown as `\x1B` / `\u202E` escapes, so that a manuscript cannot
+// send escape sequences to the reader's terminal through a diagnostic. Tabs are kept on request.
+std::string escape_controls(std::string_view text, bool keep_tabs = false);
+
+// Formats one diagnostic as `path:line:col: severity: message` (no source line); control
+// characters in the path and the message are escaped.
 std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base = {});
 
 // Thrown for problems that end a run immediately (unreadable configuration, bad arguments). Carries

@@ -343,7 +343,7 @@ std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, D
   }
   std::vector<fs::path> written;
   if (diags.has_errors()) return written;  // the previous EPUBs stay as they were
-  fs::create_directories(options.out);
+  output::create_output_dir(options.out);  // a clear error when --out cannot be written
   for (const auto& [path, bytes] : outputs) {
     output::write_file_atomic(path, bytes);
     written.push_back(path);

@@ -1,5 +1,5 @@
-// Figure preparation: existence and Git LFS checks, PDF → PNG with Poppler (pdf_render.cpp), and the
-// content-hash cache.
+// Figure preparation: existence, Git LFS and file checks (validate.cpp), PDF → PNG with Poppler
+// (pdf_render.cpp), and the content-hash cache.
 #include "figures/figures.hpp"
 
 #include <openssl/evp.h>
@@ -17,6 +17,7 @@
 
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
+#include "figures/validate.hpp"
 
 namespace bb::figures {
 
@@ -118,6 +119,10 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
   if (is_lfs_pointer(head)) {
     diags.error(request.loc, "image `" + src.filename().string() +
                                  "` is a Git LFS pointer, not the image: run `git lfs pull`");
+    return std::nullopt;
+  }
+  if (std::string problem = image_problem(src); !problem.empty()) {
+    diags.error(request.loc, "image `" + src.filename().string() + "` " + problem);
     return std::nullopt;
   }
   if (!pdf) return Prepared{src, src, media_type_of(src), ext};

@@ -34,8 +34,9 @@ class FigureCache {
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
 
-  // Prepares one image. A missing file, a Git LFS pointer instead of the image, an unsupported format
-  // or a PDF that cannot be rendered is an error reported at `loc`; the result is then nullopt.
+  // Prepares one image. A missing file, a Git LFS pointer instead of the image, an unsupported format,
+  // a file that is not what its extension says (empty, truncated: validate.hpp) or a PDF that cannot
+  // be rendered is an error reported at `loc`; the result is then nullopt.
   // Thread-safe: cache entries are written to a temporary file and renamed into place.
   std::optional<Prepared> prepare(const Request& request, Diagnostics& diags) const;
 

@@ -17,6 +17,11 @@
 
 namespace {
 
+// A page taller than this once rendered at the figure width is refused: Poppler would try to allocate
+// the whole bitmap (a 1×14,400 pt strip is 20 million pixels tall at 1,400 px wide) and give a 1×1
+// image after printing "Bogus memory allocation size" to stderr.
+constexpr double kMaxRenderHeight = 16384;
+
 std::string render(const char* data, std::size_t size, const char* png, int width) {
   // Poppler prints syntax warnings of slightly broken PDFs to stderr; a figure that cannot be
   // rendered is reported as a diagnostic instead.
@@ -31,14 +36,22 @@ std::string render(const char* data, std::size_t size, const char* png, int widt
   bool turned =
       page->orientation() == poppler::page::landscape || page->orientation() == poppler::page::seascape;
   double points = turned ? box.height() : box.width();
-  if (points <= 0) return "the PDF's first page has no width";
+  double tall = turned ? box.width() : box.height();
+  if (points <= 0 || tall <= 0) return "the PDF's first page has no width or no height";
   double dpi = width * 72.0 / points;
+  double height = tall * dpi / 72.0;
+  if (height > kMaxRenderHeight)
+    return "the PDF's first page is " + std::to_string(static_cast<long>(points)) + " × " +
+           std::to_string(static_cast<long>(tall)) + " pt: rendered " + std::to_string(width) +
+           " px wide it would be " + std::to_string(static_cast<long long>(height)) + " px tall (at most " +
+           std::to_string(static_cast<long>(kMaxRenderHeight)) + ")";
   poppler::page_renderer renderer;
   renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
   renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
   renderer.set_render_hint(poppler::page_renderer::text_hinting, true);
   poppler::image image = renderer.render_page(page.get(), dpi, dpi);
-  if (!image.is_valid()) return "Poppler could not render the PDF";
+  if (!image.is_valid() || image.width() < width / 2 || image.height() < height / 2)
+    return "Poppler could not render the PDF";
   if (!image.save(png, "png")) return std::string("cannot write ") + png;
   return {};
 }

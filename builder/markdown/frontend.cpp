@@ -18,6 +18,7 @@
 #include "markdown/converter.hpp"
 #include "markdown/footnotes.hpp"
 #include "markdown/math_syntax.hpp"
+#include "markdown/nesting.hpp"
 #include "markdown/source_text.hpp"
 
 namespace bb::markdown {
@@ -68,7 +69,9 @@ const std::vector<cmark_syntax_extension*>& cmark_extensions() {
 
 doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& diags,
                 const Options& options) {
-  std::string source = checked_utf8(source_in, path, diags);
+  std::optional<std::string> checked = checked_utf8(source_in, path, diags);
+  if (!checked) return Node(Kind::Document, {path, 0, 0});  // line 0: not parsed
+  std::string source = std::move(*checked);
   FencedSource fenced = fence_display_math(source);
   if (fenced.unclosed_line > 0)
     diags.error({path, fenced.unclosed_line, 1}, "display math opened with `$$` is never closed");
@@ -82,8 +85,10 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
     root.reset(cmark_parser_finish(parser.get()));
   }
 
+  bound_nesting(root.get(), path, diags);
   Converter conv(path, diags, options);
   Node doc = conv.document(root.get());
+  bound_nesting(doc, diags);
   name_footnotes(doc, fenced.text);
   check_footnote_definitions(doc, source, path, diags);
   return doc;

@@ -140,6 +140,8 @@ void Converter::split_text(std::vector<Node>& v) {
     const std::string& t = n.text;
     std::size_t done = 0;
     std::size_t i = 0;
+    std::size_t key_end = std::string::npos;
+    bool key_known = false;
     auto emit_text = [&](std::size_t upto) {
       if (upto > done) out.push_back(text_node(t.substr(done, upto - done), n.loc, static_cast<int>(done)));
     };
@@ -163,7 +165,9 @@ void Converter::split_text(std::vector<Node>& v) {
         std::size_t s = i + (bracket ? 2 : 1);
         bool word_before = i > 0 && (std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '_' ||
                                      t[i - 1] == '.' || t[i - 1] == '@' || t[i - 1] == '-');
-        std::size_t colon = t.find(':', s);
+        // The prefixes are at most three letters: looking further would make a long line quadratic.
+        std::size_t near = std::string_view(t).substr(s, 4).find(':');
+        std::size_t colon = near == std::string_view::npos ? std::string::npos : s + near;
         std::string prefix = colon == std::string::npos ? "" : t.substr(s, colon - s);
         static const std::set<std::string> prefixes{"fig", "sec", "tbl", "eq", "ch", "ex", "exp"};
         if (!word_before && prefixes.count(prefix)) {
@@ -194,9 +198,13 @@ void Converter::split_text(std::vector<Node>& v) {
         }
       }
       if (t.compare(i, 2, "[^") == 0) {
-        std::size_t end = t.find(']', i + 2);
-        if (end != std::string::npos && end > i + 2 && t.find_first_of(" \t", i + 2) > end &&
-            (end + 1 >= t.size() || t[end + 1] != ':')) {
+        // The key ends at the first `]`, space or tab; remembered, so that a run of `[^` stays linear.
+        if (!key_known || (key_end != std::string::npos && key_end < i + 2)) {
+          key_end = t.find_first_of("] \t", i + 2);
+          key_known = true;
+        }
+        std::size_t end = key_end != std::string::npos && t[key_end] == ']' ? key_end : std::string::npos;
+        if (end != std::string::npos && end > i + 2 && (end + 1 >= t.size() || t[end + 1] != ':')) {
           diags_.error(at(n, i),
                        "footnote `" + t.substr(i, end - i + 1) + "` is referenced but never defined");
         }

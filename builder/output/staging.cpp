@@ -1,8 +1,11 @@
 // Staged output directories and atomic file writes.
 #include "output/staging.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <system_error>
 
@@ -13,15 +16,63 @@ namespace bb::output {
 namespace fs = std::filesystem;
 
 namespace {
+
 fs::path sibling(const fs::path& target, std::string_view tag) {
   return target.parent_path() /
          ("." + target.filename().string() + "." + std::string(tag) + "-" + std::to_string(getpid()));
 }
+
+// True when no process has this id any more (a build that was killed); a live process, ours or
+// another build running at the same time, keeps its temporary files.
+bool dead(std::string_view pid_text) {
+  if (pid_text.empty() || pid_text.size() > 9 ||
+      pid_text.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  pid_t pid = static_cast<pid_t>(std::stoi(std::string(pid_text)));
+  return pid > 0 && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+// Writes a whole file; on any failure the partial file is removed and a FatalError names the cause.
+void write_whole(const fs::path& path, std::string_view content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw FatalError("cannot write " + path.string() + ": " + std::strerror(errno));
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.close();
+  if (!out) {
+    int err = errno;
+    std::error_code ec;
+    fs::remove(path, ec);
+    throw FatalError("cannot write " + path.string() + ": " + (err ? std::strerror(err) : "write failed"));
+  }
+}
+
 }  // namespace
 
-StagedDir::StagedDir(fs::path target) : target_(std::move(target)), tmp_(sibling(target_, "tmp")) {
+void remove_stale_siblings(const fs::path& target) {
   std::error_code ec;
-  fs::create_directories(target_.parent_path(), ec);
+  const std::string prefix = "." + target.filename().string() + ".";
+  for (fs::directory_iterator it(target.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    std::string_view rest = std::string_view(name).substr(prefix.size());
+    for (std::string_view tag : {"tmp-", "old-"}) {
+      if (!rest.starts_with(tag)) continue;
+      std::error_code rm;
+      if (dead(rest.substr(tag.size()))) fs::remove_all(it->path(), rm);
+    }
+  }
+}
+
+void create_output_dir(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw FatalError("cannot create the output folder " + dir.string() + ": " + ec.message());
+}
+
+StagedDir::StagedDir(fs::path target) : target_(std::move(target)), tmp_(sibling(target_, "tmp")) {
+  create_output_dir(target_.parent_path());
+  remove_stale_siblings(target_);
+  std::error_code ec;
   fs::remove_all(tmp_, ec);
   if (!fs::create_directories(tmp_, ec) && ec)
     throw FatalError("cannot create " + tmp_.string() + ": " + ec.message());
@@ -54,15 +105,14 @@ void StagedDir::commit() {
 void write_file(const fs::path& path, std::string_view content) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) throw FatalError("cannot write " + path.string());
+  write_whole(path, content);
 }
 
 void write_file_atomic(const fs::path& target, std::string_view content) {
+  create_output_dir(target.parent_path());
+  remove_stale_siblings(target);
   fs::path tmp = sibling(target, "tmp");
-  write_file(tmp, content);
+  write_whole(tmp, content);
   std::error_code ec;
   fs::rename(tmp, target, ec);
   if (ec) {

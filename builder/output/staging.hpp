@@ -9,7 +9,7 @@ namespace bb::output {
 
 // A directory built in a sibling temporary folder and swapped into place by commit(). If commit()
 // is never called (an error, an exception), the temporary folder is removed and the previous
-// output stays as it was.
+// output stays as it was; the stale siblings of killed builds are removed when the next one starts.
 class StagedDir {
  public:
   explicit StagedDir(std::filesystem::path target);
@@ -27,10 +27,18 @@ class StagedDir {
   bool committed_ = false;
 };
 
-// A single file written to a temporary sibling and renamed over the target.
+// A single file written to a temporary sibling and renamed over the target. A failure (a full disk,
+// a folder that cannot be written) removes the temporary file and throws a FatalError.
 void write_file_atomic(const std::filesystem::path& target, std::string_view content);
 
-// Writes a file, creating its parent folders (for use inside a StagedDir).
+// Writes a file, creating its parent folders (for use inside a StagedDir); a partial file is removed.
 void write_file(const std::filesystem::path& path, std::string_view content);
+
+// Creates an output folder and its parents, or throws a FatalError that names it and the cause.
+void create_output_dir(const std::filesystem::path& dir);
+
+// Removes the temporary siblings (`.<name>.tmp-<pid>`, `.<name>.old-<pid>`) that builds killed
+// before they could clean up left next to `target`. Those of running processes are kept.
+void remove_stale_siblings(const std::filesystem::path& target);
 
 }  // namespace bb::output

@@ -1,0 +1,22 @@
+// Image file checks shared by every output: an image the outputs would ship is checked for what its
+// extension promises (signature, dimensions, end marker), so that an empty, truncated or mislabelled
+// file is an error at the manuscript's reference rather than a broken picture in the output.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace bb::figures {
+
+// What is wrong with the image file, in words for a diagnostic ("is empty (0 bytes)", "is not a PNG
+// file (its first bytes are not a PNG signature)"), or "" when the file looks sound. The check reads
+// the first and last bytes only; PNG, JPEG, GIF, SVG and PDF are known by their extension.
+std::string image_problem(const std::filesystem::path& file);
+
+// The same on bytes already read: `head` is the start of the file, `tail` its end, `size` its length.
+std::string image_problem(std::string_view extension, std::string_view head, std::string_view tail,
+                          std::uintmax_t size);
+
+}  // namespace bb::figures
