@@ -25,12 +25,21 @@ bool is_cjk(char32_t cp) {
          (cp >= 0xFF00 && cp <= 0xFFEF) || (cp >= 0x20000 && cp <= 0x3FFFF);
 }
 
+namespace {
+
+// Capitals are wider than the average Latin character a unit stands for (about 0.5 em).
+double latin_width(char32_t cp) {
+  return cp >= 'A' && cp <= 'Z' ? 1.4 : 1.0;
+}
+
+}  // namespace
+
 double display_width(std::string_view s) {
   double w = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
-      w += 1;
+      w += latin_width(c);
     } else if ((c & 0xE0) == 0xC0) {
       w += 1;
       i += 1;
@@ -77,7 +86,7 @@ double longest_word(std::string_view s) {
     const bool wide = cp >= 0x800;
     const bool joins = !after_space && (prev_open || (wide ? no_break_before(cp) : !prev_wide));
     if (!joins) run = 0;
-    run += wide ? 2 : 1;
+    run += wide ? 2 : latin_width(cp);
     best = std::max(best, run);
     after_space = false;
     prev_wide = wide;
