@@ -11,6 +11,7 @@
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 #include "latex/book_tex.hpp"
+#include "latex/log_report.hpp"
 #include "latex/tex_log.hpp"
 
 namespace bb::check {
@@ -139,8 +140,12 @@ PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnosti
     } else {
       std::ostringstream ss;
       ss << in.rdbuf();
-      for (const auto& m : latex::parse_tex_log(ss.str()).missing_characters)
-        diags.error({expect.tex_log, 0, 0}, m);
+      const latex::TexLog log = latex::parse_tex_log(ss.str());
+      for (const auto& m : log.missing_characters) diags.error({expect.tex_log, 0, 0}, m);
+      // References to missing labels and lines into the margin, at their manuscript lines.
+      const fs::path dir = expect.tex_log.parent_path();
+      latex::report_layout_problems(log, latex::read_srcmap(dir / "book.srcmap", expect.book_root),
+                                    dir / latex::kTexName, Severity::Error, diags);
     }
   }
   return facts;
@@ -157,6 +162,7 @@ void check_pdfs(const book::Book& book, const fs::path& out_dir, Diagnostics& di
     PdfExpectations expect;
     for (const auto& c : eb.chapters) expect.chapter_titles.push_back(c.title);
     expect.tex_log = out_dir / "latex" / eb.edition.id / "book.log";
+    expect.book_root = book.config.root;
     std::size_t before = diags.error_count();
     PdfFacts f = check_pdf(pdf, expect, diags);
     out << "pdf " << eb.edition.id << ": " << pdf.filename().string() << ": " << f.pages << " pages, "

@@ -14,6 +14,7 @@ namespace bb::check {
 struct PdfExpectations {
   std::vector<std::string> chapter_titles;  // in reading order: one top-level bookmark each
   std::filesystem::path tex_log;            // XeLaTeX's log, for missing-character warnings ("" to skip)
+  std::filesystem::path book_root;          // where book.srcmap's manuscript paths start
 };
 
 struct PdfFacts {
@@ -25,8 +26,9 @@ struct PdfFacts {
 
 // Checks one PDF: it opens and has pages; one top-level bookmark per chapter, in order, titled like
 // the chapter; every chapter title appears in the text; no U+FFFD and no `??` (an unresolved
-// reference) in the text; every font embedded; no "Missing character" in the XeLaTeX log. Problems
-// are errors at the PDF's path.
+// reference) in the text; every font embedded; no "Missing character", undefined reference or box
+// more than 5 pt over the page in the XeLaTeX log. Problems are errors at the PDF's path, or at the
+// manuscript line for the log's references and boxes.
 PdfFacts check_pdf(const std::filesystem::path& pdf, const PdfExpectations& expect, Diagnostics& diags);
 
 // Checks the PDF of every loaded edition in <out>/pdf (as written by `bookbuild pdf`), printing one

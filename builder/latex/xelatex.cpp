@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "latex/book_tex.hpp"
+#include "latex/log_report.hpp"
 #include "latex/process.hpp"
 
 namespace bb::latex {
@@ -92,8 +93,11 @@ TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags) {
     }
     if (!result.log.rerun) break;
   }
-  for (const auto& ref : result.log.undefined_references)
-    diags.warning({tex, 0, 0}, "LaTeX: reference `" + ref + "` is undefined");
+  // A reference to a missing label prints "??" in the PDF: an error, and no PDF. Lines into the
+  // margin are warnings here; `check pdf` makes them errors.
+  const std::size_t errors = diags.error_count();
+  report_layout_problems(result.log, options.marks, tex, Severity::Warning, diags);
+  if (diags.error_count() > errors) return result;
   result.ok = true;
   result.pdf = options.dir / "book.pdf";
   return result;

@@ -37,7 +37,8 @@ std::filesystem::path require_xelatex();
 
 // Runs `xelatex -interaction=nonstopmode -halt-on-error -file-line-error` up to max_passes times,
 // while the log asks for a rerun. A TeX error becomes an error diagnostic at the manuscript place of
-// the failing book.tex line, with TeX's message and the book.tex line in it.
+// the failing book.tex line, with TeX's message and the book.tex line in it; so does a reference to a
+// label that does not exist (ok is then false). Boxes over kOverfullTolerancePt are warnings.
 TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags);
 
 // Turns TeX errors into diagnostics at manuscript places (exposed for tests).

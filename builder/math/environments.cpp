@@ -18,7 +18,8 @@ constexpr Environment kEnvironments[] = {
     {"aligned", "", "", 'a', true},    {"gathered", "", "", 'c', true},   {"cases", "{", "", 'l', false},
     {"matrix", "", "", 'c', false},    {"pmatrix", "(", ")", 'c', false}, {"bmatrix", "[", "]", 'c', false},
     {"Bmatrix", "{", "}", 'c', false}, {"vmatrix", "|", "|", 'c', false}, {"Vmatrix", "‖", "‖", 'c', false},
-    {"array", "", "", 'c', false},
+    {"array", "", "", 'c', false},     {"split", "", "", 'a', true},      {"smallmatrix", "", "", 'c', false},
+    {"dcases", "{", "", 'l', true},
 };
 
 const Environment* find_environment(std::string_view name) {

@@ -16,6 +16,7 @@ MathResult to_mathml(std::string_view tex, bool display) {
   MathResult result;
   Parser parser(tex, result.errors);
   const std::string body = parser.parse_formula(display);
+  result.tag = parser.tag();
   std::stable_sort(result.errors.begin(), result.errors.end(),
                    [](const MathError& a, const MathError& b) { return a.offset < b.offset; });
   result.mathml = "<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"";
@@ -26,6 +27,16 @@ MathResult to_mathml(std::string_view tex, bool display) {
   result.mathml += body;
   result.mathml += "</math>";
   return result;
+}
+
+std::optional<EquationTag> equation_tag(const std::string& tex) {
+  return to_mathml_cached(tex, true).tag;
+}
+
+std::string without_tag(std::string_view tex, const EquationTag& tag) {
+  std::string out(tex.substr(0, tag.begin));
+  out += tex.substr(std::min(tag.end, tex.size()));
+  return out;
 }
 
 TexPosition position_in(std::string_view tex, std::size_t offset) {

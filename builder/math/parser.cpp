@@ -30,6 +30,7 @@ std::optional<std::optional<Alphabet>> math_font(std::string_view name) {
 
 std::string Parser::parse_formula(bool display) {
   display_style_ = display;
+  display_formula_ = display;
   std::vector<Node> nodes = parse_list();
   return nodes.empty() ? std::string() : row(nodes);
 }
@@ -300,6 +301,13 @@ std::optional<Node> Parser::parse_command() {
   if (name == "frac" || name == "dfrac" || name == "tfrac") return parse_fraction(name, start, false);
   if (name == "binom" || name == "dbinom" || name == "tbinom") return parse_fraction(name, start, true);
   if (name == "sqrt") return parse_sqrt(start);
+  if (name == "cfrac") return parse_fraction(name, start, false);
+  if (name == "xrightarrow" || name == "xleftarrow") return parse_extensible_arrow(name, start);
+  if (name == "not") return parse_not(start);
+  if (name == "boxed" || name == "phantom" || name == "hphantom" || name == "vphantom" || name == "pmod")
+    return parse_wrapper(name, start);
+  // Equation numbering is the writers' (see \tag): inside a formula these say "no number".
+  if (name == "notag" || name == "nonumber") return std::nullopt;
   if (name == "left") return parse_left(start);
   if (name == "begin") return parse_environment(start);
   if (name == "text" || name == "textrm" || name == "textnormal" || name == "mbox")
@@ -309,6 +317,10 @@ std::optional<Node> Parser::parse_command() {
   if (name == "textsf") return parse_text(name, start, Alphabet::SansSerif);
   if (name == "texttt") return parse_text(name, start, Alphabet::Monospace);
   if (name == "operatorname") return parse_operatorname(start);
+  if (name == "tag") {
+    parse_tag(start);
+    return std::nullopt;
+  }
   if (name == "overset" || name == "stackrel" || name == "underset") return parse_overset(name, start);
   if (std::optional<std::optional<Alphabet>> font = math_font(name)) return parse_font(name, start, *font);
   if (std::optional<Node> big = parse_big(name)) return big;
@@ -349,30 +361,89 @@ std::optional<Node> Parser::parse_fraction(std::string_view name, std::size_t st
   if (!num || !den) return std::nullopt;
   std::string xml = wrap("mfrac", num->xml + den->xml, binomial ? "linethickness=\"0\"" : "");
   if (binomial) xml = wrap("mrow", fence("(", "prefix") + xml + fence(")", "postfix"));
-  if (name.front() == 'd') xml = wrap("mstyle", xml, "displaystyle=\"true\"");
+  if (name.front() == 'd' || name == "cfrac") xml = wrap("mstyle", xml, "displaystyle=\"true\"");
   if (name.front() == 't') xml = wrap("mstyle", xml, "displaystyle=\"false\"");
   return Node{xml, Kind::Ordinary, {}, 0};
 }
 
-std::optional<Node> Parser::parse_sqrt(std::size_t start) {
+std::optional<std::string> Parser::parse_optional_argument() {
   skip_spaces();
-  std::optional<std::string> index;
-  if (peek() == '[') {
-    const std::size_t open = pos_++;
-    frames_.push_back(Frame::OptionalArgument);
-    std::vector<Node> nodes = parse_list();
-    frames_.pop_back();
-    if (peek() == ']') {
-      ++pos_;
-    } else {
-      error(open, "missing ] for this [");
-    }
-    index = nodes.empty() ? std::string("<mrow></mrow>") : row(nodes);
+  if (peek() != '[') return std::nullopt;
+  const std::size_t open = pos_++;
+  frames_.push_back(Frame::OptionalArgument);
+  std::vector<Node> nodes = parse_list();
+  frames_.pop_back();
+  if (peek() == ']') {
+    ++pos_;
+  } else {
+    error(open, "missing ] for this [");
   }
+  return nodes.empty() ? std::string("<mrow></mrow>") : row(nodes);
+}
+
+std::optional<Node> Parser::parse_sqrt(std::size_t start) {
+  const std::optional<std::string> index = parse_optional_argument();
   std::optional<Node> base = parse_argument("\\sqrt", start);
   if (!base) return std::nullopt;
   if (index) return Node{wrap("mroot", base->xml + *index), Kind::Ordinary, {}, 0};
   return Node{wrap("msqrt", base->xml), Kind::Ordinary, {}, 0};
+}
+
+// \xrightarrow[below]{above}, \xleftarrow: an arrow as long as its labels (a stretchy <mo>).
+std::optional<Node> Parser::parse_extensible_arrow(std::string_view name, std::size_t start) {
+  const bool saved = display_style_;
+  display_style_ = false;
+  const std::optional<std::string> below = parse_optional_argument();
+  std::optional<Node> above = parse_argument("\\" + std::string(name), start);
+  display_style_ = saved;
+  if (!above) return std::nullopt;
+  const std::string arrow = element("mo", name == "xrightarrow" ? "\u2192" : "\u2190", "stretchy=\"true\"");
+  if (below) return Node{wrap("munderover", arrow + *below + above->xml), Kind::Operator, {}, 0};
+  return Node{wrap("mover", arrow + above->xml), Kind::Operator, {}, 0};
+}
+
+// \not before a relation: the negated relation, where Unicode has it as one character.
+std::optional<Node> Parser::parse_not(std::size_t start) {
+  static constexpr std::pair<std::string_view, std::string_view> kNegated[] = {
+      {"=", "≠"},        {"<", "≮"},          {">", "≯"},          {"\\in", "∉"},    {"\\ni", "∌"},
+      {"\\le", "≰"},     {"\\leq", "≰"},      {"\\ge", "≱"},       {"\\geq", "≱"},   {"\\subset", "⊄"},
+      {"\\supset", "⊅"}, {"\\subseteq", "⊈"}, {"\\supseteq", "⊉"}, {"\\equiv", "≢"}, {"\\sim", "≁"},
+      {"\\simeq", "≄"},  {"\\approx", "≉"},   {"\\cong", "≇"},     {"\\mid", "∤"},   {"\\parallel", "∦"},
+      {"\\exists", "∄"},
+  };
+  skip_spaces();
+  const std::string_view name = command();
+  const std::string_view token =
+      name.empty() ? src_.substr(pos_, at_end() ? 0 : 1) : src_.substr(pos_, 1 + name.size());
+  for (const auto& [from, to] : kNegated) {
+    if (token == from) {
+      pos_ += token.size();
+      return Node{element(to == "∄" ? "mi" : "mo", to), to == "∄" ? Kind::Ordinary : Kind::Operator, {}, 0};
+    }
+  }
+  error(start,
+        "\\not must come before a relation that Unicode negates (= < > \\in \\le \\ge \\subset \\equiv \\sim "
+        "\\approx \\mid …)");
+  return std::nullopt;
+}
+
+// \boxed, \phantom, \hphantom, \vphantom, \pmod: one argument inside a layout element.
+std::optional<Node> Parser::parse_wrapper(std::string_view name, std::size_t start) {
+  std::optional<Node> arg = parse_argument("\\" + std::string(name), start);
+  if (!arg) return std::nullopt;
+  if (name == "boxed") return Node{wrap("menclose", arg->xml, "notation=\"box\""), Kind::Ordinary, {}, 0};
+  if (name == "pmod") {
+    return Node{
+        wrap("mrow", space("1em").xml + element("mo", "(", "stretchy=\"false\"") + upright_identifier("mod") +
+                         space("0.3333em").xml + arg->xml + element("mo", ")", "stretchy=\"false\"")),
+        Kind::Ordinary,
+        {},
+        0};
+  }
+  std::string xml = wrap("mphantom", arg->xml);
+  if (name == "hphantom") xml = wrap("mpadded", xml, "height=\"0\" depth=\"0\"");
+  if (name == "vphantom") xml = wrap("mpadded", xml, "width=\"0\"");
+  return Node{xml, Kind::Ordinary, {}, 0};
 }
 
 std::optional<Node> Parser::parse_overset(std::string_view name, std::size_t start) {

@@ -25,11 +25,15 @@ class Parser : Lexer {
 
   // The MathML of the whole formula (without the <math> element), "" for an empty formula.
   std::string parse_formula(bool display);
+  // The formula's `\tag`, after parse_formula.
+  const std::optional<EquationTag>& tag() const { return tag_; }
 
  private:
   std::vector<Frame> frames_;
   std::optional<Alphabet> font_;  // nullopt: TeX's default math italic; Normal: \mathrm
   bool display_style_ = false;
+  bool display_formula_ = false;  // a display formula, where \tag is allowed
+  std::optional<EquationTag> tag_;
   int depth_ = 0;
   bool too_deep_ = false;
 
@@ -57,7 +61,12 @@ class Parser : Lexer {
   std::optional<Node> parse_font(std::string_view name, std::size_t start, std::optional<Alphabet> font);
   std::optional<Node> parse_accent(const Accent& a, std::size_t start);
   std::optional<Node> parse_fraction(std::string_view name, std::size_t start, bool binomial);
+  // `[…]` after a command (\sqrt[3], \xrightarrow[below]), nullopt when there is none.
+  std::optional<std::string> parse_optional_argument();
   std::optional<Node> parse_sqrt(std::size_t start);
+  std::optional<Node> parse_extensible_arrow(std::string_view name, std::size_t start);
+  std::optional<Node> parse_not(std::size_t start);
+  std::optional<Node> parse_wrapper(std::string_view name, std::size_t start);
   std::optional<Node> parse_overset(std::string_view name, std::size_t start);
   Node parse_scripts(Node base);
 
@@ -72,6 +81,7 @@ class Parser : Lexer {
   // text.cpp
   std::optional<Node> parse_text(std::string_view name, std::size_t start, Alphabet alphabet);
   std::optional<Node> parse_operatorname(std::size_t start);
+  void parse_tag(std::size_t start);
 };
 
 }  // namespace bb::math

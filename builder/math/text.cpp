@@ -124,4 +124,65 @@ std::optional<Node> Parser::parse_operatorname(std::size_t start) {
   return Node{xml, limits ? Kind::LimitFunction : Kind::Function, {}, 0};
 }
 
+// \tag{6-1}, \tag*{A}: the equation number, plain text. It is not typeset in the MathML (the
+// writers print the number outside the formula), so here it is only read and checked.
+void Parser::parse_tag(std::size_t start) {
+  const bool starred = peek() == '*';
+  if (starred) ++pos_;
+  skip_spaces();
+  const bool top_level = depth_ == 1 && frames_.empty();
+  if (!display_formula_) {
+    error(start, "\\tag is only allowed in display math ($$ … $$)");
+  } else if (!top_level) {
+    error(start, "\\tag must be at the top level of the formula, not inside braces or an environment");
+  } else if (tag_) {
+    error(start, "a formula can have only one \\tag");
+  }
+  if (peek() != '{') {
+    error(start, "missing argument for \\tag");
+    return;
+  }
+  const std::size_t open = pos_++;
+  std::string text;
+  bool valid = true;
+  int depth = 0;  // braces inside the argument are refused, but skipped as pairs
+  while (!at_end() && (peek() != '}' || depth > 0)) {
+    const char c = peek();
+    if (c == '\\' || c == '{' || c == '}' || c == '$' || c == '%' || c == '&' || c == '#' || c == '^' ||
+        c == '_' || static_cast<unsigned char>(c) < 0x20) {
+      if (valid) error(pos_, "\\tag takes plain text (a number such as 6-1), not TeX commands");
+      valid = false;
+      if (c == '{') ++depth;
+      if (c == '}') --depth;
+      if (c == '\\' && !command().empty()) {
+        take_command();
+      } else {
+        ++pos_;
+      }
+      continue;
+    }
+    std::size_t length = 1;
+    if (decode_utf8(src_, pos_, length) == 0xFFFD && length == 1) {
+      error(pos_, "invalid UTF-8 in \\tag");
+      valid = false;
+    } else {
+      text += src_.substr(pos_, length);
+    }
+    pos_ += length;
+  }
+  if (at_end()) {
+    error(open, "missing } for this {");
+    return;
+  }
+  ++pos_;
+  const std::size_t first = text.find_first_not_of(' ');
+  text =
+      first == std::string::npos ? std::string() : text.substr(first, text.find_last_not_of(' ') - first + 1);
+  if (text.empty()) {
+    error(open, "empty \\tag");
+    valid = false;
+  }
+  if (valid && display_formula_ && top_level && !tag_) tag_ = EquationTag{text, starred, start, pos_};
+}
+
 }  // namespace bb::math

@@ -2,11 +2,13 @@
 // conversion, and book assembly from the templates.
 #include <poppler-document.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "book/book.hpp"
 #include "filters/pipeline.hpp"
 #include "latex/book_tex.hpp"
+#include "latex/log_report.hpp"
 #include "latex/svg.hpp"
 #include "latex/tex_log.hpp"
 #include "latex/xelatex.hpp"
@@ -31,9 +33,72 @@ TEST(TexLog, ReadsErrorsMissingCharactersAndUndefinedReferences) {
   ASSERT_EQ(log.missing_characters.size(), 1u);
   EXPECT_NE(log.missing_characters[0].find("U+2713"), std::string::npos);
   ASSERT_EQ(log.undefined_references.size(), 1u);
-  EXPECT_EQ(log.undefined_references[0], "ch04:fig-4-9");
+  EXPECT_EQ(log.undefined_references[0].label, "ch04:fig-4-9");
+  EXPECT_EQ(log.undefined_references[0].line, 301);
   EXPECT_FALSE(log.rerun);
   EXPECT_TRUE(parse_tex_log(test::read_file(latex_fixtures() / "rerun.log")).rerun);
+}
+
+TEST(TexLog, ReadsOverfullBoxesAndUndefinedReferencesWithTheirFiles) {
+  auto log = parse_tex_log(test::read_file(latex_fixtures() / "overfull.log"));
+  ASSERT_EQ(log.overfull_boxes.size(), 5u);
+  const OverfullBox& toc = log.overfull_boxes[0];
+  EXPECT_EQ(toc.file, "./book.toc");  // the parentheses of the box's text are not files
+  EXPECT_EQ(toc.first_line, 12);
+  EXPECT_DOUBLE_EQ(toc.points, 7.5);
+  const OverfullBox& hair = log.overfull_boxes[1];
+  EXPECT_EQ(hair.file, "./book.tex");
+  EXPECT_EQ(hair.first_line, 120);
+  EXPECT_EQ(hair.last_line, 123);
+  EXPECT_EQ(log.overfull_boxes[2].first_line, 140);  // `detected at line`: a display
+  EXPECT_DOUBLE_EQ(log.overfull_boxes[2].points, 155.8);
+  EXPECT_EQ(log.overfull_boxes[3].first_line, 150);  // `in alignment`: a table
+  EXPECT_TRUE(log.overfull_boxes[4].vertical);
+  EXPECT_EQ(log.overfull_boxes[4].first_line, 0);
+  ASSERT_EQ(log.undefined_references.size(), 2u);
+  EXPECT_EQ(log.undefined_references[0].label, "ch04:fig-4-9");
+  EXPECT_EQ(log.undefined_references[0].line, 171);
+  EXPECT_EQ(log.undefined_references[1].label, "ch01:ex-1-1");  // \hyperref's own wording
+  EXPECT_EQ(log.undefined_references[1].file, "./book.tex");
+  EXPECT_EQ(log.undefined_references[1].line, 180);
+}
+
+TEST(LayoutProblems, AreReportedAtTheManuscriptLineOverTheTolerance) {
+  std::vector<writers::SourceMark> marks = {{118, {"manuscripts/04.md", 30, 1}},
+                                            {140, {"manuscripts/04.md", 41, 1}},
+                                            {150, {"manuscripts/04.md", 50, 1}},
+                                            {171, {"manuscripts/04.md", 60, 1}},
+                                            {180, {"manuscripts/04.md", 70, 1}}};
+  auto log = parse_tex_log(test::read_file(latex_fixtures() / "overfull.log"));
+  Diagnostics d;
+  EXPECT_EQ(report_layout_problems(log, marks, "/out/latex/zh/book.tex", Severity::Warning, d), 6);
+  std::vector<std::string> got;
+  for (const auto& x : d.all())
+    got.push_back((x.severity == Severity::Error ? "error " : "warning ") + x.loc.path.generic_string() +
+                  ":" + std::to_string(x.loc.line));
+  // 3.2 pt is within the tolerance; the TOC's box is reported at book.toc, the page at book.tex.
+  std::sort(got.begin(), got.end());
+  std::vector<std::string> want = {"error manuscripts/04.md:60",   "error manuscripts/04.md:70",
+                                   "warning ./book.toc:12",        "warning manuscripts/04.md:41",
+                                   "warning manuscripts/04.md:50", "warning /out/latex/zh/book.tex:0"};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
+  Diagnostics strict;
+  report_layout_problems(log, marks, "/out/latex/zh/book.tex", Severity::Error, strict);
+  EXPECT_EQ(strict.error_count(), 6u);
+}
+
+TEST(LayoutProblems, SourceMapIsReadBack) {
+  auto dir = fs::temp_directory_path() / ("bb-srcmap-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  test::write_file(dir / "book.srcmap", "12\tmanuscripts/第1章.md:3\n40\tbook-en/ch1.md:17\nbroken line\n");
+  auto marks = read_srcmap(dir / "book.srcmap", "/book");
+  ASSERT_EQ(marks.size(), 2u);
+  EXPECT_EQ(marks[1].line, 40);
+  EXPECT_EQ(marks[1].loc.path, fs::path("/book/book-en/ch1.md"));
+  EXPECT_EQ(marks[1].loc.line, 17);
+  EXPECT_TRUE(read_srcmap(dir / "missing.srcmap", "/book").empty());
+  fs::remove_all(dir);
 }
 
 TEST(TexLog, ClassicBangErrorsUseTheContextLine) {

@@ -6,6 +6,7 @@
 #include "test_support.hpp"
 #include "writers/escape.hpp"
 #include "writers/latex.hpp"
+#include "writers/latex/cjk_width.hpp"
 
 namespace bb::writers {
 namespace {
@@ -99,6 +100,17 @@ TEST(LatexMath, PassesTexThroughAndMakesItSafe) {
 }
 
 // What the numbering and cross-reference filters set (docs/pipeline.md) is what print shows.
+// Column widths come from the longest unbreakable run of a cell: CJK breaks between characters,
+// except before closing and after opening punctuation, which xeCJK keeps with their neighbour.
+TEST(LatexTables, LongestRunKeepsPunctuationWithItsNeighbour) {
+  EXPECT_EQ(cjk::longest_word("bandwidth 頻寬"), 9);
+  EXPECT_EQ(cjk::longest_word("A 層：B"), 4);
+  EXPECT_DOUBLE_EQ(cjk::longest_word("MLA：x"), 3 * 1.4 + 2);  // capitals are wider
+  EXPECT_EQ(cjk::longest_word("（末端）"), 4);
+  EXPECT_EQ(cjk::longest_word("頻寬"), 2);
+  EXPECT_DOUBLE_EQ(cjk::display_width("頻寬 GB"), 4 + 1 + 2 * 1.4);
+}
+
 TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
   Node root(Kind::Document);
   Node h(Kind::Heading, {"c.md", 1, 1});
@@ -170,7 +182,9 @@ TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
   EXPECT_FALSE(has(tex, "4.3 4.3")) << tex;
   EXPECT_TRUE(has(tex, "\\label{ch04:fig-4-1}")) << tex;
   EXPECT_TRUE(has(tex, "\\bbcaption{图 4-1}{说明}")) << tex;
-  EXPECT_TRUE(has(tex, "E = mc^2\\tag{4-1}\\label{ch04:eq-4-1}")) << tex;
+  EXPECT_TRUE(has(
+      tex, "\\begin{equation*}\n\\bbfitmath{E = mc^2}{}\n\\tag{4-1}\\label{ch04:eq-4-1}\n\\end{equation*}"))
+      << tex;
   EXPECT_TRUE(has(tex, "\\hyperref[ch05:fig-5-1]{图 5-1}")) << tex;
   EXPECT_TRUE(has(tex, "\\hyperref[ch05:sec-5-2]{图 5-1}")) << tex;
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End to end: builds the PDF of this repository's book (zh and en) with XeLaTeX and runs
-# `check pdf` on them, does the same for the mini fixture book, then checks that a TeX error is reported at its manuscript line.
+# `check pdf` on them, does the same for the mini fixture book and for a book of things that tend to
+# run off the page (`check pdf` fails on an overfull box over 5 pt or an undefined reference), then
+# checks that a TeX error and a line into the margin are reported at their manuscript lines.
 # Usage: pdf_e2e.sh BOOKBUILD SOURCE_DIR FIXTURES. Exits 77 (skipped) without xelatex.
 set -euo pipefail
 bookbuild="$1" source_dir="$2" fixtures="$3"
@@ -21,6 +23,23 @@ done
 # The fixture book: an SVG figure, a table, footnotes, a callout and math in both editions.
 "$bookbuild" --book "$fixtures/../../fixtures/books/mini" --out "$out/mini" pdf
 "$bookbuild" --book "$fixtures/../../fixtures/books/mini" --out "$out/mini" check pdf
+
+# Wide formulas and tables are fitted to the page: no box over 5 pt, no undefined reference.
+"$bookbuild" --book "$fixtures/books/fits" --out "$out/fits" pdf
+"$bookbuild" --book "$fixtures/books/fits" --out "$out/fits" check pdf
+
+# A line that cannot fit: a warning of `pdf` and an error of `check pdf`, at the manuscript line.
+"$bookbuild" --book "$fixtures/books/overfull" --out "$out/over" pdf >"$out/over.txt" 2>&1
+grep -q 'manuscripts/chapter01.md:5:.*warning: LaTeX: a line runs' "$out/over.txt" ||
+  { cat "$out/over.txt"; echo "pdf does not report the overfull line at manuscripts/chapter01.md:5"; exit 1; }
+set +e
+"$bookbuild" --book "$fixtures/books/overfull" --out "$out/over" check pdf >"$out/over-check.txt" 2>&1
+code=$?
+set -e
+cat "$out/over-check.txt"
+if [[ $code -ne 1 ]]; then echo "check pdf: expected exit code 1 on an overfull line, got $code"; exit 1; fi
+grep -q 'manuscripts/chapter01.md:5:.*error: LaTeX: a line runs' "$out/over-check.txt" ||
+  { echo "check pdf does not report the overfull line at manuscripts/chapter01.md:5"; exit 1; }
 
 # A TeX error names the manuscript line, and leaves no PDF behind.
 set +e

@@ -1,5 +1,6 @@
-// Corpus test: every formula of the real book's chapters (../shared/corpus/upstream, or
-// $BOOKBUILD_CORPUS) converts without errors to well-formed MathML that agrees with pandoc.
+// Corpus test: every formula of the real book's chapters (../shared/corpus/upstream and
+// ../shared/corpus/zh-tw, or $BOOKBUILD_CORPUS) converts without errors to well-formed MathML that
+// agrees with pandoc.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,9 +15,17 @@
 namespace bb::math::test {
 namespace {
 
-std::filesystem::path corpus_dir() {
-  if (const char* env = std::getenv("BOOKBUILD_CORPUS"); env && *env) return env;
-  return BOOKBUILD_CORPUS_DIR;
+// The corpus folders present: $BOOKBUILD_CORPUS, or the real book's chapters in ../shared/corpus.
+std::vector<std::filesystem::path> corpus_dirs() {
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("BOOKBUILD_CORPUS"); env && *env) {
+    dirs.emplace_back(env);
+  } else {
+    for (const char* part : {"upstream", "zh-tw"})
+      dirs.push_back(std::filesystem::path(BOOKBUILD_CORPUS_DIR) / part);
+  }
+  std::erase_if(dirs, [](const std::filesystem::path& d) { return !std::filesystem::is_directory(d); });
+  return dirs;
 }
 
 struct Located {
@@ -26,24 +35,26 @@ struct Located {
 
 std::vector<Located> corpus_formulas() {
   std::vector<Located> out;
-  for (const auto& file : markdown_files(corpus_dir())) {
-    for (const FoundFormula& f : find_formulas(read_file(file))) {
-      out.push_back({file.string() + ":" + std::to_string(f.line) + ":" + std::to_string(f.column),
-                     {f.tex, f.display}});
+  for (const auto& dir : corpus_dirs()) {
+    for (const auto& file : markdown_files(dir)) {
+      for (const FoundFormula& f : find_formulas(read_file(file))) {
+        out.push_back({file.string() + ":" + std::to_string(f.line) + ":" + std::to_string(f.column),
+                       {f.tex, f.display}});
+      }
     }
   }
   return out;
 }
 
-#define SKIP_WITHOUT_CORPUS()                              \
-  if (!std::filesystem::is_directory(corpus_dir()))        \
-  GTEST_SKIP() << "corpus not present at " << corpus_dir() \
+#define SKIP_WITHOUT_CORPUS()                                      \
+  if (corpus_dirs().empty())                                       \
+  GTEST_SKIP() << "corpus not present at " << BOOKBUILD_CORPUS_DIR \
                << " (it is only in the development checkout; set BOOKBUILD_CORPUS to use another)"
 
 TEST(Corpus, EveryFormulaConvertsWithoutErrors) {
   SKIP_WITHOUT_CORPUS();
   const std::vector<Located> formulas = corpus_formulas();
-  ASSERT_FALSE(formulas.empty()) << "no formulas found under " << corpus_dir();
+  ASSERT_FALSE(formulas.empty()) << "no formulas found in the corpus";
   std::size_t clean = 0;
   for (const Located& f : formulas) {
     const MathResult r = to_mathml(f.formula.tex, f.formula.display);

@@ -91,6 +91,9 @@ const std::map<char32_t, char32_t>& equivalents() {
     m[0x2016] = 0x2225;
     // * and \ast: pandoc keeps ASCII *, we use ASTERISK OPERATOR U+2217.
     m[0x2217] = '*';
+    // \leqslant, \geqslant: pandoc 2.17 writes the plain ≤ ≥, we the slanted forms unicode-math prints.
+    m[0x2A7D] = 0x2264;
+    m[0x2A7E] = 0x2265;
     return m;
   }();
   return table;
@@ -99,8 +102,9 @@ const std::map<char32_t, char32_t>& equivalents() {
 // Ordinary symbols that TeX classes as "ord" but that MathML writers put in <mi> or <mo>
 // differently (pandoc: \ell and \forall in <mo>, \ldots and \infty in <mi>): compared by text only.
 bool is_ordinary_symbol(const std::string& text) {
-  static const char* const kSymbols[] = {"∞", "…", "⋯", "%", "#", "/", ".", "ℓ",  "∣", "|", "∀", "∃", "∖",
-                                         "*", "¬", "∅", "∂", "∇", "∥", "_", "\\", "⋮", "⋱", "$", "&"};
+  static const char* const kSymbols[] = {"∞", "…", "⋯", "%", "#", "/", ".", "ℓ", "∣", "|",  "∀",
+                                         "∃", "∖", "*", "¬", "∅", "∂", "∇", "∥", "_", "\\", "⋮",
+                                         "⋱", "$", "&", "ℵ", "ℜ", "ℑ", "℘", "†", "‡", "□",  "■"};
   for (const char* s : kSymbols)
     if (text == s) return true;
   return false;

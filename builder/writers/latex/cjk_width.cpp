@@ -2,6 +2,7 @@
 #include "writers/latex/cjk_width.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 namespace bb::writers::cjk {
 
@@ -24,12 +25,21 @@ bool is_cjk(char32_t cp) {
          (cp >= 0xFF00 && cp <= 0xFFEF) || (cp >= 0x20000 && cp <= 0x3FFFF);
 }
 
+namespace {
+
+// Capitals are wider than the average Latin character a unit stands for (about 0.5 em).
+double latin_width(char32_t cp) {
+  return cp >= 'A' && cp <= 'Z' ? 1.4 : 1.0;
+}
+
+}  // namespace
+
 double display_width(std::string_view s) {
   double w = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
-      w += 1;
+      w += latin_width(c);
     } else if ((c & 0xE0) == 0xC0) {
       w += 1;
       i += 1;
@@ -44,25 +54,43 @@ double display_width(std::string_view s) {
   return w;
 }
 
+namespace {
+
+// Punctuation that may not begin a line (xeCJK's kinsoku): it stays with the character before it,
+// so "層：" or "MLA：" is one unbreakable run.
+bool no_break_before(char32_t cp) {
+  static constexpr std::u32string_view kClosing = U"，。、：；！？）」』】〉》”’・…—～％";
+  return kClosing.find(cp) != std::u32string_view::npos;
+}
+
+// Punctuation that may not end a line: it stays with the character after it.
+bool no_break_after(char32_t cp) {
+  static constexpr std::u32string_view kOpening = U"（「『【〈《“‘";
+  return kOpening.find(cp) != std::u32string_view::npos;
+}
+
+}  // namespace
+
 double longest_word(std::string_view s) {
   double best = 0, run = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == ' ') {
+  bool after_space = true, prev_wide = false, prev_open = false;
+  for (std::size_t i = 0; i < s.size();) {
+    const char32_t cp = next_codepoint(s, i);
+    if (cp == ' ') {
       run = 0;
-    } else if (c < 0x80) {
-      run += 1;
-    } else {
-      std::size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-      if (len == 2) {
-        run += 1;  // Latin-1, Greek, Cyrillic: part of a word
-      } else {
-        run = 0;
-        best = std::max(best, 2.0);
-      }
-      i += len - 1;
+      after_space = true;
+      continue;
     }
+    // Letters (Latin, Greek, Cyrillic) join a word; a break is allowed before and after a wide
+    // character, except before closing and after opening punctuation.
+    const bool wide = cp >= 0x800;
+    const bool joins = !after_space && (prev_open || (wide ? no_break_before(cp) : !prev_wide));
+    if (!joins) run = 0;
+    run += wide ? 2 : latin_width(cp);
     best = std::max(best, run);
+    after_space = false;
+    prev_wide = wide;
+    prev_open = no_break_after(cp);
   }
   return best;
 }

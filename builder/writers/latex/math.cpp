@@ -2,6 +2,11 @@
 // equation numbers.
 #include "writers/latex/writer.hpp"
 
+#include <cctype>
+#include <optional>
+#include <vector>
+
+#include "math/mathml.hpp"
 #include "writers/escape.hpp"
 #include "writers/latex/cjk_width.hpp"
 
@@ -117,25 +122,79 @@ std::string unnumbered(std::string tex, const std::string& env) {
   return tex;
 }
 
+// The parts of a formula joined by \quad or \qquad at its top level (not inside braces, \left …
+// \right or an environment), each without the space; one part when there is no such join.
+std::vector<std::string> quad_parts(std::string_view tex) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (std::size_t i = 0; i < tex.size();) {
+    const char c = tex[i];
+    if (c == '\\' && i + 1 < tex.size()) {
+      std::size_t j = i + 1;
+      while (j < tex.size() && std::isalpha(static_cast<unsigned char>(tex[j]))) ++j;
+      if (j == i + 1) j = i + 2;
+      const std::string_view name = tex.substr(i + 1, j - i - 1);
+      if (name == "left" || name == "begin") ++depth;
+      if ((name == "right" || name == "end") && depth > 0) --depth;
+      if (depth == 0 && (name == "quad" || name == "qquad")) {
+        parts.emplace_back();
+        i = j;
+        continue;
+      }
+      parts.back().append(tex.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    if (c == '{') ++depth;
+    if (c == '}' && depth > 0) --depth;
+    parts.back() += c;
+    ++i;
+  }
+  std::vector<std::string> out;
+  for (std::string& p : parts) {
+    const auto first = p.find_first_not_of(" \t\n");
+    if (first == std::string::npos) continue;
+    out.push_back(p.substr(first, p.find_last_not_of(" \t\n") - first + 1));
+  }
+  return out;
+}
+
+// The body of a display as \bbfitmath (templates/latex/preamble.tex): as written when it fits the
+// line; else its \quad-joined parts one under the other; else scaled down to the line.
+std::string fitted_display(const std::string& tex) {
+  std::string broken;
+  const std::vector<std::string> parts = quad_parts(tex);
+  if (parts.size() > 1) {
+    for (std::size_t i = 0; i < parts.size(); ++i) broken += (i ? "\\\\\n" : "") + parts[i];
+  }
+  return "\\bbfitmath{" + tex + "}{" + broken + "}";
+}
+
 }  // namespace
 
 void LatexWriter::display_math(const Node& n) {
-  std::string tex = latex_math(n.text);
-  if (std::string env = display_environment(tex); !env.empty()) {
+  if (std::string env = display_environment(n.text); !env.empty()) {
     if (!n.id.empty()) out_ += "\\phantomsection";
     label(n);
-    out_ += unnumbered(tex, env) + "\n\n";
+    out_ += unnumbered(latex_math(n.text), env) + "\n\n";
     return;
   }
-  if (n.number.empty()) {
-    if (!n.id.empty()) out_ += "\\phantomsection";
+  // The number printed is the book's (n.number, from the filters), else the manuscript's own \tag;
+  // the manuscript's \tag is removed either way, so that there is exactly one.
+  const std::optional<math::EquationTag> tag = math::equation_tag(n.text);
+  const std::string tex = latex_math(tag ? math::without_tag(n.text, *tag) : n.text);
+  const std::string number = !n.number.empty() ? n.number : tag ? tag->text : std::string();
+  if (!n.id.empty()) out_ += "\\phantomsection";
+  if (number.empty()) {
     label(n);
-    out_ += "\\[\n" + tex + "\n\\]\n\n";
+    out_ += "\\[\n" + fitted_display(tex) + "\n\\]\n\n";
     return;
   }
-  out_ += "\\[\n" + tex + "\\tag{" + escape_latex(n.number) + "}";
+  const bool starred = tag && tag->starred && number == tag->text;
+  out_ += "\\begin{equation*}\n" + fitted_display(tex) + "\n\\tag" + (starred ? "*" : "") + "{" +
+          escape_latex(number) + "}";
   label(n);
-  out_ += "\n\\]\n\n";
+  out_ += "\n\\end{equation*}\n\n";
 }
 
 }  // namespace bb::writers

@@ -1,8 +1,9 @@
 // Tables in LaTeX: longtable with natural columns, or paragraph columns sized from the cells' text
-// when the natural width does not fit the line.
+// when the natural width does not fit the line, in a smaller size or turned when even that does not.
 #include "writers/latex/writer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "writers/latex/cjk_width.hpp"
@@ -18,6 +19,90 @@ namespace {
 // templates/latex/preamble.tex holds about 64 such units at the body sizes of every language.
 constexpr double kLineWidthChars = 64;
 
+// How a table is set, from the first of these in which its longest words fit side by side: at the
+// body size; smaller; smaller still; turned on its side on a page of its own (the 210 mm text height
+// instead of the 138 mm width). A table that fits none is set as the last and reported by TeX.
+struct TableLayout {
+  const char* size;  // a font size command, or ""
+  double line;       // the line in Latin characters at that size and orientation
+  bool landscape;
+};
+constexpr TableLayout kTableLayouts[] = {
+    {"", kLineWidthChars, false},
+    {"\\small", kLineWidthChars * 10 / 9, false},
+    {"\\footnotesize", kLineWidthChars * 10 / 8, false},
+    {"\\footnotesize", kLineWidthChars * 10 / 8 * 210 / 138, true},
+};
+
+// Code is set in a monospaced font, about 0.6 em a character where text averages 0.5 em; header
+// cells are bold, a little wider.
+constexpr double kCodeWidth = 1.2;
+constexpr double kBoldWidth = 1.1;
+
+struct CellMeasure {
+  double natural = 0;  // the whole cell on one line
+  double word = 0;     // its longest unbreakable run
+};
+
+// The printed width of inline TeX math, roughly: a character per letter or digit, two per command
+// (an operator with its spacing), less for scripts. A formula in a cell is kept whole.
+double math_width(std::string_view tex) {
+  double w = 0;
+  int depth = 0, script_depth = -1;  // the brace depth a script group ends at, -1 outside one
+  bool script_next = false;          // the next token is a one-token script (x^2)
+  for (std::size_t i = 0; i < tex.size(); ++i) {
+    const char c = tex[i];
+    if (c == '^' || c == '_') {
+      script_next = true;
+      continue;
+    }
+    if (c == '{') {
+      ++depth;
+      if (script_next && script_depth < 0) script_depth = depth;
+      script_next = false;
+      continue;
+    }
+    if (c == '}') {
+      if (depth == script_depth) script_depth = -1;
+      --depth;
+      continue;
+    }
+    if (c == ' ') continue;
+    const double scale = script_next || script_depth >= 0 ? 0.7 : 1;
+    script_next = false;
+    if (c != '\\') {
+      w += scale;
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < tex.size() && std::isalpha(static_cast<unsigned char>(tex[j]))) ++j;
+    const std::string_view name = tex.substr(i + 1, j - i - 1);
+    const bool layout = name.starts_with("math") || name.starts_with("text") || name == "left" ||
+                        name == "right" || name == "frac" || name == "operatorname";
+    if (!layout) w += 2 * scale;
+    i = std::max(j, i + 2) - 1;
+  }
+  return w;
+}
+
+CellMeasure measure(const std::vector<Node>& inlines) {
+  CellMeasure m;
+  for (const Node& n : inlines) {
+    if (n.kind == Kind::InlineMath) {
+      const double w = math_width(n.text);
+      m.natural += w;
+      m.word = std::max(m.word, w);
+      continue;
+    }
+    const bool code = n.kind == Kind::Code;
+    const std::string text = code ? n.text : doc::plain_text(n);
+    const double scale = code ? kCodeWidth : 1.0;
+    m.natural += cjk::display_width(text) * scale;
+    m.word = std::max(m.word, cjk::longest_word(text) * scale);
+  }
+  return m;
+}
+
 }  // namespace
 
 void LatexWriter::table(const Node& n) {
@@ -28,19 +113,28 @@ void LatexWriter::table(const Node& n) {
   // at least as wide as its longest unbreakable word, the rest of the line shared in proportion to
   // how much more each column would like.
   std::vector<double> natural(cols, 1), word(cols, 1);
-  for (const auto& row : n.children)
+  for (const auto& row : n.children) {
+    const double bold = row.has_class("header") ? kBoldWidth : 1.0;
     for (std::size_t i = 0; i < row.children.size(); ++i) {
-      std::string t = doc::plain_text(row.children[i].children);
-      natural[i] = std::max(natural[i], cjk::display_width(t));
-      word[i] = std::max(word[i], cjk::longest_word(t));
+      const CellMeasure m = measure(row.children[i].children);
+      natural[i] = std::max(natural[i], m.natural * bold);
+      word[i] = std::max(word[i], m.word * bold);
     }
-  const double line = kLineWidthChars;
+  }
   double total = 0, min_total = 0, extra_total = 0;
   for (std::size_t i = 0; i < cols; ++i) {
     total += natural[i] + 2;
     min_total += word[i] + 2;
     extra_total += natural[i] - word[i];
   }
+  const TableLayout* layout = std::end(kTableLayouts) - 1;
+  for (const TableLayout& l : kTableLayouts) {
+    if (total <= l.line || min_total <= l.line) {
+      layout = &l;
+      break;
+    }
+  }
+  const double line = layout->line;
   bool wrap = total > line;
   std::string spec = "@{}";
   for (std::size_t i = 0; i < cols; ++i) {
@@ -58,12 +152,16 @@ void LatexWriter::table(const Node& n) {
     const char* align = a == doc::Align::Right    ? "\\raggedleft"
                         : a == doc::Align::Center ? "\\centering"
                                                   : "\\raggedright";
-    spec +=
-        ">{" + std::string(align) + "\\arraybackslash}p{\\dimexpr" + buf + "\\linewidth-2\\tabcolsep\\relax}";
+    // \hspace{0pt}: TeX never hyphenates the first word of a paragraph, and in a narrow cell that is
+    // often the only word ("Bandwidth" in a header).
+    spec += ">{" + std::string(align) + "\\arraybackslash\\hspace{0pt}}p{\\dimexpr" + buf +
+            "\\linewidth-2\\tabcolsep\\relax}";
   }
   spec += "@{}";
   in_table_cell_ = wrap ? 2 : 1;
 
+  if (layout->landscape) out_ += "\\begin{landscape}\n";
+  if (*layout->size) out_ += "{" + std::string(layout->size) + "\n";
   if (!n.id.empty()) out_ += "\\phantomsection";
   label(n);
   out_ += "\\begin{longtable}[c]{" + spec + "}\n";
@@ -99,7 +197,10 @@ void LatexWriter::table(const Node& n) {
   }
   out_ += "\\bottomrule\n\\endlastfoot\n";
   rows(body, false);
-  out_ += "\\end{longtable}\n\n";
+  out_ += "\\end{longtable}\n";
+  if (*layout->size) out_ += "}\n";
+  if (layout->landscape) out_ += "\\end{landscape}\n";
+  out_ += "\n";
   in_table_cell_ = 0;
 }
 
