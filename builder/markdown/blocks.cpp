@@ -198,17 +198,21 @@ Node Converter::table(cmark_node* n) {
 void Converter::group(std::vector<Node>& v) {
   split_display_math(v);
   for (std::size_t i = 0; i < v.size(); ++i) {
-    Node& b = v[i];
-    if (b.kind == Kind::Paragraph) make_figure(b);
-    if (b.kind == Kind::Figure && i + 1 < v.size() && take_caption(b, v[i + 1], opt_.words.figure)) {
-      v.erase(v.begin() + static_cast<long>(i) + 1);
-    }
-    if (b.kind == Kind::Figure && b.caption.empty()) caption_from_alt(b);
-    if (b.kind == Kind::Table) {
-      if (i + 1 < v.size() && table_caption(b, v[i + 1]))
+    if (v[i].kind == Kind::Paragraph) make_figure(v[i]);
+    if (v[i].kind == Kind::Figure) {
+      if (i + 1 < v.size() && take_caption(v[i], v[i + 1], opt_.words.figure)) {
         v.erase(v.begin() + static_cast<long>(i) + 1);
-      else if (i > 0 && b.caption.empty() && table_caption(b, v[i - 1])) {
-        v.erase(v.begin() + static_cast<long>(i) - 1);
+      } else if (i > 0 && take_caption(v[i], v[i - 1], opt_.words.figure)) {
+        v.erase(v.begin() + static_cast<long>(i) - 1);  // the caption above the image
+        --i;
+      }
+      if (v[i].caption.empty()) caption_from_alt(v[i]);
+    }
+    if (v[i].kind == Kind::Table) {
+      if (i + 1 < v.size() && table_caption(v[i], v[i + 1])) {
+        v.erase(v.begin() + static_cast<long>(i) + 1);
+      } else if (i > 0 && v[i].caption.empty() && table_caption(v[i], v[i - 1])) {
+        v.erase(v.begin() + static_cast<long>(i) - 1);  // the caption above the table
         --i;
       }
     }
