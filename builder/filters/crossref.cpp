@@ -104,8 +104,8 @@ std::size_t parse_number(std::string_view s, std::size_t i, TargetKind kind, std
   if (!digits(p)) return std::string_view::npos;
   std::string number(s.substr(i, p - i));
   if (kind == TargetKind::Chapter) {
-    // "Chapter 4-5 of a standard", "第 1.5 章" are not chapter numbers.
-    if (std::size_t sep = number_separator(s, p); sep && digit_at(s, p + sep)) return std::string_view::npos;
+    // "Chapter 4-5 of a standard", "第 1.5 章" are not chapter numbers; "第 4–7 章" is a range (a list).
+    if (p + 1 < s.size() && (s[p] == '.' || s[p] == '-') && digit_at(s, p + 1)) return std::string_view::npos;
   } else if (kind == TargetKind::Section) {
     bool dotted = false;
     while (s.size() > p && s[p] == '.' && digit_at(s, p + 1)) {
@@ -405,7 +405,11 @@ class Resolver {
       std::string written = n.text.substr(r.begin, r.end - r.begin);
       const Target* t = ctx_.targets.by_number(ctx_.edition.id, r.kind, r.number);
       if (!t) {
-        report_dangling(r, written, at);
+        // "Figures 1–2" of a cited paper is a range, "Table 4.5" may be a decimal: a number written
+        // unlike the book's N-k names something only when a target has it, so it never alarms.
+        bool book_form = r.kind == TargetKind::Section || r.kind == TargetKind::Chapter ||
+                         written.find(r.number) != std::string::npos;
+        if (book_form) report_dangling(r, written, at);
         Node keep(Kind::Text, at);
         keep.text = written;
         out.push_back(std::move(keep));
