@@ -49,6 +49,13 @@ markdown::Options front_end_options(const Config& config) {
         for (const auto& w : it->second) add(*words, w);
   }
   for (const auto& e : config.editions) {
+    for (auto [words, kind] : {std::pair{&opt.words.figure, "figure"},
+                               {&opt.words.table, "table"},
+                               {&opt.words.example, "example"},
+                               {&opt.words.experiment, "experiment"},
+                               {&opt.words.think, "think"}})
+      if (auto it = e.lead_words.find(kind); it != e.lead_words.end())
+        for (const auto& w : it->second) add(*words, w);
     add(opt.words.figure, e.labels.figure);
     add(opt.words.table, e.labels.table);
     add(opt.words.example, e.labels.example);

@@ -163,6 +163,16 @@ void read_numbers(Reader& r, const toml::table& t, NumberLocale& numbers) {
   }
 }
 
+void read_lead_words(Reader& r, const toml::table& t,
+                     std::map<std::string, std::vector<std::string>>& words) {
+  r.known_keys(t, {"figure", "table", "equation", "example", "experiment", "think"}, "[edition.lead-words]");
+  for (std::string_view kind : {"figure", "table", "equation", "example", "experiment", "think"}) {
+    auto list = r.str_list(t, kind);
+    std::erase_if(list, [](const std::string& w) { return w.empty(); });
+    if (!list.empty()) words[std::string(kind)] = std::move(list);
+  }
+}
+
 }  // namespace
 
 std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
@@ -203,9 +213,15 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     diags.error({file, 1, 1}, "missing [book] table");
   }
   if (const auto* policy = doc["policy"].as_table()) {
-    r.known_keys(*policy, {"plain-references", "repository-links"}, "[policy]");
+    r.known_keys(
+        *policy,
+        {"plain-references", "repository-links", "number-punctuation", "number-order", "section-order"},
+        "[policy]");
     cfg.plain_references = r.policy(*policy, "plain-references", cfg.plain_references);
     cfg.repository_links = r.policy(*policy, "repository-links", cfg.repository_links);
+    cfg.number_punctuation = r.policy(*policy, "number-punctuation", cfg.number_punctuation);
+    cfg.number_order = r.policy(*policy, "number-order", cfg.number_order);
+    cfg.section_order = r.policy(*policy, "section-order", cfg.section_order);
   }
 
   const auto* editions = doc["edition"].as_array();
@@ -222,7 +238,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     }
     r.known_keys(*t,
                  {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels",
-                  "numbers", "cover"},
+                  "numbers", "cover", "lead-words"},
                  "[[edition]]");
     Edition e;
     e.id = r.str(*t, "id");
@@ -248,6 +264,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     e.numbers = default_numbers(e.lang);
     if (const auto* l = t->get_as<toml::table>("labels")) read_labels(r, *l, e.labels);
     if (const auto* n = t->get_as<toml::table>("numbers")) read_numbers(r, *n, e.numbers);
+    if (const auto* w = t->get_as<toml::table>("lead-words")) read_lead_words(r, *w, e.lead_words);
 
     const toml::node* chapters_node = t->get("chapters");
     std::set<std::string> keys;

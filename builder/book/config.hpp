@@ -42,6 +42,9 @@ struct Edition {
   std::vector<ChapterEntry> chapters;
   Labels labels;
   NumberLocale numbers;
+  // Words this edition adds to its language's lead words (languages/*.toml), per kind ("example" →
+  // ["算例"]): they open captions and callouts and are recognised as references (`[edition.lead-words]`).
+  std::map<std::string, std::vector<std::string>> lead_words;
 };
 
 enum class Policy { Error, Warning, Ignore };
@@ -59,6 +62,10 @@ struct Config {
   std::vector<Edition> editions;
   Policy plain_references = Policy::Error;    // a hand-written "图 4-5" naming no target
   Policy repository_links = Policy::Warning;  // a link into the repository whose target is missing
+  // Style rules: none of them makes an output wrong, so none blocks it by default (docs/configuration.md).
+  Policy number_punctuation = Policy::Warning;  // a hand number written "9.1" or "9–1" instead of "9-1"
+  Policy number_order = Policy::Warning;        // a hand number out of order or of another chapter
+  Policy section_order = Policy::Warning;       // a hand section number out of order
 
   [[nodiscard]] const Edition* edition(std::string_view id) const;
   [[nodiscard]] const Edition& source() const;

@@ -3,6 +3,7 @@
 // number of the right shape; lists ("第 2、3 章", "Figures 4-9 and 4-10") link every number.
 #include "filters/crossref.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <mutex>
@@ -23,7 +24,7 @@ struct Form {
   TargetKind kind;
   std::string prefix;  // word before the number
   std::string suffix;  // word after the number (Chinese 第…章), or empty
-  bool stem = false;   // Russian: the prefix may be followed by more letters (рисунке, разделе)
+  bool stem = false;  // Russian: the prefix may be followed by a case ending (рисунке, разделе)
 };
 
 std::optional<TargetKind> kind_named(std::string_view name) {
@@ -33,17 +34,21 @@ std::optional<TargetKind> kind_named(std::string_view name) {
   return std::nullopt;
 }
 
-// The reference words of the edition's language (languages/*.toml), converted once per language.
-const std::vector<Form>& forms_for(std::string_view tag) {
-  static std::mutex mutex;
-  static std::map<std::string, std::vector<Form>> cache;
+// The reference words of the edition's language (languages/*.toml) plus the edition's own lead words
+// (book.toml), longest first: "例題" before "例", "Figures" before "Figure".
+std::vector<Form> forms_for(std::string_view tag,
+                            const std::map<std::string, std::vector<std::string>>& extra) {
   const lang::Language& l = lang::language(tag);
-  std::lock_guard lock(mutex);
-  auto [it, fresh] = cache.try_emplace(l.family);
-  if (fresh)
-    for (const auto& f : l.references)
-      if (auto kind = kind_named(f.kind)) it->second.push_back({*kind, f.prefix, f.suffix, f.stem});
-  return it->second;
+  std::vector<Form> out;
+  for (const auto& f : l.references)
+    if (auto kind = kind_named(f.kind)) out.push_back({*kind, f.prefix, f.suffix, f.stem});
+  for (const auto& [name, words] : extra)
+    if (auto kind = kind_named(name))
+      for (const auto& w : words)
+        if (!w.empty()) out.push_back({*kind, w, "", false});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Form& a, const Form& b) { return a.prefix.size() > b.prefix.size(); });
+  return out;
 }
 
 bool ascii_alpha(unsigned char c) {
@@ -71,41 +76,78 @@ std::size_t skip_spaces(std::string_view s, std::size_t i) {
   }
 }
 
-// Parses a number of the shape a kind uses at i; returns its end or npos.
+bool digit_at(std::string_view s, std::size_t p) {
+  return p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]));
+}
+
+// The separator inside an item number, as readers write it: "9-1", "9.1", "9–1" (en dash).
+std::size_t number_separator(std::string_view s, std::size_t p) {
+  if (p < s.size() && (s[p] == '-' || s[p] == '.')) return 1;
+  if (s.compare(p, 3, "\u2013") == 0) return 3;
+  return 0;
+}
+
+// A quantity, not a label: "35.3%", "65％".
+bool percent_at(std::string_view s, std::size_t p) {
+  return (p < s.size() && s[p] == '%') || s.compare(p, 3, "\uFF05") == 0;
+}
+
+// Parses a number of the shape a kind uses at i; returns its end or npos. `out` is the canonical
+// number the numbering filter registers: sections keep their dots, other items use "-" ("9.1" → "9-1").
 std::size_t parse_number(std::string_view s, std::size_t i, TargetKind kind, std::string& out) {
   auto digits = [&](std::size_t& p) {
     std::size_t b = p;
-    while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) ++p;
+    while (digit_at(s, p)) ++p;
     return p > b;
   };
   std::size_t p = i;
   if (!digits(p)) return std::string_view::npos;
+  std::string number(s.substr(i, p - i));
   if (kind == TargetKind::Chapter) {
-    if (p < s.size() && (s[p] == '.' || s[p] == '-') && p + 1 < s.size() &&
-        std::isdigit(static_cast<unsigned char>(s[p + 1])))
-      return std::string_view::npos;
+    // "Chapter 4-5 of a standard", "第 1.5 章" are not chapter numbers; "第 4–7 章" is a range (a list).
+    if (p + 1 < s.size() && (s[p] == '.' || s[p] == '-') && digit_at(s, p + 1)) return std::string_view::npos;
   } else if (kind == TargetKind::Section) {
     bool dotted = false;
-    while (p + 1 < s.size() && s[p] == '.' && std::isdigit(static_cast<unsigned char>(s[p + 1]))) {
+    while (s.size() > p && s[p] == '.' && digit_at(s, p + 1)) {
       ++p;
+      std::size_t b = p;
       digits(p);
+      number += "." + std::string(s.substr(b, p - b));
       dotted = true;
     }
     if (!dotted) return std::string_view::npos;
   } else {
-    if (!(p + 1 < s.size() && s[p] == '-' && std::isdigit(static_cast<unsigned char>(s[p + 1]))))
-      return std::string_view::npos;
-    ++p;
+    std::size_t sep = number_separator(s, p);
+    if (!sep || !digit_at(s, p + sep)) return std::string_view::npos;
+    p += sep;
+    std::size_t b = p;
     digits(p);
+    number += "-" + std::string(s.substr(b, p - b));
     // "4-1.5" or "4-1-2" is something else (a range, a version)
-    if (p + 1 < s.size() && (s[p] == '-' || s[p] == '.') &&
-        std::isdigit(static_cast<unsigned char>(s[p + 1])))
-      return std::string_view::npos;
+    if (s.size() > p + 1 && (s[p] == '-' || s[p] == '.') && digit_at(s, p + 1)) return std::string_view::npos;
   }
   if (p < s.size() && (std::isalnum(static_cast<unsigned char>(s[p])) || s[p] == '_'))
     return std::string_view::npos;
-  out = std::string(s.substr(i, p - i));
+  if (percent_at(s, p)) return std::string_view::npos;
+  out = std::move(number);
   return p;
+}
+
+// A number in parentheses, ASCII or full-width ("式（6-1）", "Eq. (6-1)"), or bare. Returns the end
+// (after the closing parenthesis) or npos; `bracketed` says which form was found.
+std::size_t parse_reference_number(std::string_view s, std::size_t i, TargetKind kind, std::string& out,
+                                   bool& bracketed) {
+  bracketed = false;
+  for (auto [open, close] : {std::pair<std::string_view, std::string_view>{"(", ")"}, {"\uFF08", "\uFF09"}}) {
+    if (s.compare(i, open.size(), open) != 0) continue;
+    std::size_t end = parse_number(s, skip_spaces(s, i + open.size()), kind, out);
+    if (end == std::string_view::npos) return end;
+    end = skip_spaces(s, end);
+    if (s.compare(end, close.size(), close) != 0) return std::string_view::npos;
+    bracketed = true;
+    return end + close.size();
+  }
+  return parse_number(s, i, kind, out);
 }
 
 // Separators between the numbers of a list.
@@ -122,9 +164,20 @@ std::size_t list_separator(std::string_view s, std::size_t i) {
 }  // namespace
 
 std::vector<PlainRef> find_plain_refs(std::string_view s, std::string_view lang) {
+  return ReferenceScanner(lang).scan(s);
+}
+
+ReferenceScanner::ReferenceScanner(std::string_view lang,
+                                   const std::map<std::string, std::vector<std::string>>& extra_words)
+    : lang_(lang) {
+  for (const auto& f : forms_for(lang, extra_words)) forms_.push_back({f.kind, f.prefix, f.suffix, f.stem});
+}
+
+std::vector<PlainRef> ReferenceScanner::scan(std::string_view s) const {
   std::vector<PlainRef> out;
-  const auto& forms = forms_for(lang);
-  bool latin = lang::language(lang).spaced;
+  const auto& forms = forms_;
+  const lang::Language& language = lang::language(lang_);
+  bool latin = language.spaced;
   // Most bytes cannot start a reference word: test the first byte before comparing whole words.
   bool first_byte[256] = {};
   for (const auto& f : forms) first_byte[static_cast<unsigned char>(f.prefix[0])] = true;
@@ -144,7 +197,12 @@ std::vector<PlainRef> find_plain_refs(std::string_view s, std::string_view lang)
       }
       std::size_t p = i + f.prefix.size();
       if (f.stem) {
+        std::size_t ending = p;
         while (std::size_t n = cyrillic_letter(s, p)) p += n;
+        const auto& endings = language.stem_endings;
+        if (!endings.empty() &&
+            std::find(endings.begin(), endings.end(), s.substr(ending, p - ending)) == endings.end())
+          continue;  // "рисовать" is a verb, not a case form of "рисунок"
         if (p < s.size() && s[p] == '.') ++p;
       } else if (latin && p < s.size() && ascii_alpha(static_cast<unsigned char>(s[p]))) {
         continue;  // "Figured" is not "Figure"
@@ -153,8 +211,12 @@ std::vector<PlainRef> find_plain_refs(std::string_view s, std::string_view lang)
       if (q == p && latin) continue;                             // Latin words need a space before the number
       std::vector<std::pair<std::size_t, std::string>> numbers;  // (start, number)
       std::string number;
-      std::size_t end = parse_number(s, q, f.kind, number);
+      bool bracketed = false;
+      std::size_t end = parse_reference_number(s, q, f.kind, number, bracketed);
       if (end == std::string_view::npos) continue;
+      // "式" alone is part of many words (形式, 模式): an equation named by a one-letter word needs
+      // its number in parentheses, as equation numbers are printed.
+      if (f.kind == TargetKind::Equation && !bracketed && !latin && f.prefix.size() <= 3) continue;
       numbers.emplace_back(q, number);
       std::vector<std::size_t> ends{end};
       for (;;) {
@@ -163,7 +225,8 @@ std::vector<PlainRef> find_plain_refs(std::string_view s, std::string_view lang)
         std::size_t n0 = skip_spaces(s, sep);
         // A list repeats the number shape; "图 4-9 与图 4-10" restarts with a prefix instead.
         std::string more;
-        std::size_t e2 = parse_number(s, n0, f.kind, more);
+        bool more_bracketed = false;
+        std::size_t e2 = parse_reference_number(s, n0, f.kind, more, more_bracketed);
         if (e2 == std::string_view::npos) break;
         numbers.emplace_back(n0, more);
         ends.push_back(e2);
@@ -200,7 +263,8 @@ namespace {
 
 class Resolver {
  public:
-  Resolver(book::Chapter& c, const CrossRefContext& ctx, Diagnostics& d) : c_(c), ctx_(ctx), diags_(d) {}
+  Resolver(book::Chapter& c, const CrossRefContext& ctx, Diagnostics& d)
+      : c_(c), ctx_(ctx), diags_(d), scanner_(ctx.edition.lang, ctx.edition.lead_words) {}
 
   void run() { blocks(c_.root.children); }
 
@@ -323,7 +387,7 @@ class Resolver {
   }
 
   void split_plain(Node& n, std::vector<Node>& out) {
-    auto refs = find_plain_refs(n.text, ctx_.edition.lang);
+    auto refs = scanner_.scan(n.text);
     if (refs.empty()) {
       out.push_back(std::move(n));
       return;
@@ -341,7 +405,11 @@ class Resolver {
       std::string written = n.text.substr(r.begin, r.end - r.begin);
       const Target* t = ctx_.targets.by_number(ctx_.edition.id, r.kind, r.number);
       if (!t) {
-        report_dangling(r, written, at);
+        // "Figures 1–2" of a cited paper is a range, "Table 4.5" may be a decimal: a number written
+        // unlike the book's N-k names something only when a target has it, so it never alarms.
+        bool book_form = r.kind == TargetKind::Section || r.kind == TargetKind::Chapter ||
+                         written.find(r.number) != std::string::npos;
+        if (book_form) report_dangling(r, written, at);
         Node keep(Kind::Text, at);
         keep.text = written;
         out.push_back(std::move(keep));
@@ -386,6 +454,7 @@ class Resolver {
   book::Chapter& c_;
   const CrossRefContext& ctx_;
   Diagnostics& diags_;
+  ReferenceScanner scanner_;
 };
 
 }  // namespace

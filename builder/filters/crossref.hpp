@@ -3,6 +3,7 @@
 // global target table and turned into links every writer can follow.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -30,5 +31,23 @@ struct PlainRef {
   std::string number;
 };
 std::vector<PlainRef> find_plain_refs(std::string_view text, std::string_view lang);
+
+// The hand-written reference forms of one edition: its language's words (languages/*.toml) plus the
+// lead words its book.toml adds (`[edition.lead-words]`), built once and used for every text node.
+class ReferenceScanner {
+ public:
+  explicit ReferenceScanner(std::string_view lang,
+                            const std::map<std::string, std::vector<std::string>>& extra_words = {});
+  [[nodiscard]] std::vector<PlainRef> scan(std::string_view text) const;
+
+ private:
+  struct Form {
+    TargetKind kind;
+    std::string prefix, suffix;
+    bool stem = false;
+  };
+  std::string lang_;
+  std::vector<Form> forms_;
+};
 
 }  // namespace bb::filters

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "doc/ids.hpp"
@@ -61,61 +62,127 @@ std::string join(const std::vector<int>& p, char sep) {
   return out;
 }
 
+}  // namespace
+
+std::string canonical_item_number(std::string_view written) {
+  std::string out;
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    if (written[i] == '.') {
+      out += '-';
+    } else if (written.compare(i, 3, "\u2013") == 0) {
+      out += '-';
+      i += 2;
+    } else {
+      out += written[i];
+    }
+  }
+  return out;
+}
+
+namespace {
+
 std::string id_from_number(const std::string& prefix, const std::string& number) {
   std::string id = prefix + "-";
   for (char c : number) id += (c == '.' || c == '-') ? '-' : c;
   return id;
 }
 
-// A numbered sequence in one chapter (figures, tables, …): automatic numbers `N-k`, or hand numbers
-// checked to be the chapter's and consecutive.
+// Reports a style rule's finding at the severity book.toml `[policy]` gives it.
+void report(Diagnostics& diags, book::Policy policy, const SourceLoc& at, const std::string& message) {
+  if (policy == book::Policy::Error)
+    diags.error(at, message);
+  else if (policy == book::Policy::Warning)
+    diags.warning(at, message);
+}
+
+// A numbered sequence in one chapter (figures, tables, …): automatic numbers `N-k`, or hand numbers.
+// Whatever punctuation the author used ("9.1", "9–1"), the number is "9-1" in every output, so ids,
+// labels and references agree; only a repeated number is an error (two targets, one id).
 class Sequence {
  public:
-  Sequence(const char* what, int chapter) : what_(what), chapter_(chapter) {}
+  Sequence(const char* what, int chapter, const NumberingPolicy& policy)
+      : what_(what), chapter_(chapter), policy_(policy) {}
 
-  std::string next(const std::string* hand, const SourceLoc& loc, Diagnostics& diags) {
+  std::string next(const std::string* written, const SourceLoc& loc, Diagnostics& diags) {
     ++count_;
-    if (!hand) return std::to_string(chapter_) + "-" + std::to_string(count_);
-    auto p = parts(*hand, '-');
-    if (p.size() != 2) {
-      diags.error(loc, std::string(what_) + " number `" + *hand + "` should look like " +
-                           std::to_string(chapter_) + "-" + std::to_string(count_));
-      return *hand;
+    if (!written) return std::to_string(chapter_) + "-" + std::to_string(count_);
+    std::string hand = canonical_item_number(*written);
+    auto p = parts(hand, '-');
+    if (hand != *written || p.size() != 2)
+      report(diags, policy_.punctuation, loc,
+             std::string(what_) + " number `" + *written + "` is written unlike the book's `" +
+                 std::to_string(chapter_) + "-" + std::to_string(count_) + "` (policy number-punctuation)");
+    if (!seen_.insert({hand, loc.line}).second) {
+      diags.error(loc, "duplicate " + std::string(what_) + " number " + hand + " (also at line " +
+                           std::to_string(seen_[hand]) + "): both would get the id of one target");
+    } else if (p.size() == 2 && p[0] != chapter_) {
+      report(diags, policy_.order, loc,
+             std::string(what_) + " " + *written + " is in chapter " + std::to_string(chapter_) +
+                 "; its number should start with " + std::to_string(chapter_) + " (policy number-order)");
+    } else if (p.size() == 2 && p[1] != last_ + 1) {
+      report(diags, policy_.order, loc,
+             std::string(what_) + " " + *written + " is out of order: expected " + std::to_string(chapter_) +
+                 "-" + std::to_string(last_ + 1) + " (policy number-order)");
     }
-    if (!seen_.insert({*hand, loc.line}).second) {
-      diags.error(loc, "duplicate " + std::string(what_) + " number " + *hand + " (also at line " +
-                           std::to_string(seen_[*hand]) + ")");
-    } else if (p[0] != chapter_) {
-      diags.error(loc, std::string(what_) + " " + *hand + " is in chapter " + std::to_string(chapter_) +
-                           "; its number should start with " + std::to_string(chapter_) + "-");
-    } else if (p[1] != last_ + 1) {
-      diags.error(loc, std::string(what_) + " " + *hand + " is out of order: expected " +
-                           std::to_string(chapter_) + "-" + std::to_string(last_ + 1));
-    }
-    last_ = p[1];
-    return *hand;
+    if (!p.empty()) last_ = p.back();
+    return hand;
   }
 
  private:
   const char* what_;
   int chapter_;
+  const NumberingPolicy& policy_;
   int count_ = 0;
   int last_ = 0;
   std::map<std::string, int> seen_;
 };
 
+// The number of a display formula's `\tag{6-1}` and the byte range of the whole command, so the
+// formula can be set without it and numbered like a labelled one. `\tag*{…}` counts the same.
+struct Tag {
+  std::string text;
+  std::size_t begin = 0, end = 0;
+};
+
+std::optional<Tag> find_tag(std::string_view tex) {
+  for (std::size_t at = tex.find("\\tag"); at != std::string_view::npos; at = tex.find("\\tag", at + 1)) {
+    std::size_t i = at + 4;
+    if (i < tex.size() && std::isalpha(static_cast<unsigned char>(tex[i]))) continue;  // \tagged
+    while (i < tex.size() && tex[i] == ' ') ++i;
+    if (i < tex.size() && tex[i] == '*') ++i;
+    while (i < tex.size() && tex[i] == ' ') ++i;
+    if (i >= tex.size() || tex[i] != '{') continue;
+    int depth = 0;
+    for (std::size_t j = i; j < tex.size(); ++j) {
+      if (tex[j] == '\\') {
+        ++j;
+      } else if (tex[j] == '{') {
+        ++depth;
+      } else if (tex[j] == '}' && --depth == 0) {
+        std::string_view inner = tex.substr(i + 1, j - i - 1);
+        while (!inner.empty() && inner.front() == ' ') inner.remove_prefix(1);
+        while (!inner.empty() && inner.back() == ' ') inner.remove_suffix(1);
+        return Tag{std::string(inner), at, j + 1};
+      }
+    }
+    return std::nullopt;  // unbalanced: left to the formula check
+  }
+  return std::nullopt;
+}
+
 class Numberer {
  public:
-  Numberer(const book::Edition& e, book::Chapter& c, TargetTable& t, Diagnostics& d)
+  Numberer(const book::Edition& e, book::Chapter& c, TargetTable& t, Diagnostics& d, const NumberingPolicy& p)
       : e_(e),
         c_(c),
         table_(t),
         diags_(d),
-        figures_("figure", c.number),
-        tables_("table", c.number),
-        equations_("equation", c.number),
-        examples_("example", c.number),
-        experiments_("experiment", c.number) {}
+        policy_(p),
+        figures_("figure", c.number, p),
+        tables_("table", c.number, p),
+        equations_("equation", c.number, p),
+        examples_("example", c.number, p),
+        experiments_("experiment", c.number, p) {}
 
   void run() {
     // Hand-numbered sections: the real book writes `## 4.1 …`; then headings without a number are
@@ -239,12 +306,14 @@ class Numberer {
   void check_section_order(const std::string& number, const SourceLoc& loc) {
     auto p = parts(number, '.');
     if (p.front() != c_.number) {
-      diags_.error(loc, "section " + number + " is in chapter " + std::to_string(c_.number) +
-                            "; its number should start with " + std::to_string(c_.number) + ".");
+      report(diags_, policy_.sections, loc,
+             "section " + number + " is in chapter " + std::to_string(c_.number) +
+                 "; its number should start with " + std::to_string(c_.number) + ". (policy section-order)");
       return;
     }
     if (!seen_sections_.insert(number).second) {
-      diags_.error(loc, "duplicate section number " + number);
+      diags_.error(loc, "duplicate section number " + number + ": both would get the id " +
+                            id_from_number("sec", number));
       return;
     }
     std::vector<std::string> expected;
@@ -265,10 +334,10 @@ class Numberer {
     if (!ok) {
       std::string list;
       for (const auto& x : expected) list += (list.empty() ? "" : ", ") + x;
-      diags_.error(loc,
-                   "section " + number + " is out of order after " +
-                       (last_section_.empty() ? std::string("the chapter start") : join(last_section_, '.')) +
-                       " (expected " + list + ")");
+      report(diags_, policy_.sections, loc,
+             "section " + number + " is out of order after " +
+                 (last_section_.empty() ? std::string("the chapter start") : join(last_section_, '.')) +
+                 " (expected " + list + "; policy section-order)");
     }
     last_section_ = p;
   }
@@ -285,7 +354,8 @@ class Numberer {
 
   void figure(Node& f) {
     std::string label = take_label(f);
-    if (c_.number == 0) {
+    // The preface numbers only what its author numbered (`圖 0-1`); other figures there stay plain.
+    if (c_.number == 0 && !f.attr("hand-number")) {
       if (!label.empty()) f.id = doc::sanitize_id(label);
       add(TargetKind::Figure, f, label, doc::plain_text(f.caption));
       return;
@@ -298,7 +368,7 @@ class Numberer {
 
   void table(Node& t) {
     std::string label = take_label(t);
-    bool numbered = c_.number > 0 && (!t.caption.empty() || !label.empty() || t.attr("hand-number"));
+    bool numbered = t.attr("hand-number") || (c_.number > 0 && (!t.caption.empty() || !label.empty()));
     if (numbered) {
       t.number = tables_.next(t.attr("hand-number"), number_place(t), diags_);
       t.id = id_from_number("tbl", t.number);
@@ -311,6 +381,17 @@ class Numberer {
 
   void equation(Node& m) {
     std::string label = take_label(m);
+    // `\tag{6-1}` numbers the formula by hand: the number moves from the TeX to the node, so every
+    // writer prints and links it the same way as a labelled equation's.
+    if (auto tag = find_tag(m.text)) {
+      m.text.erase(tag->begin, tag->end - tag->begin);
+      while (!m.text.empty() && (m.text.back() == ' ' || m.text.back() == '\n')) m.text.pop_back();
+      m.number = equations_.next(&tag->text, m.loc, diags_);
+      m.id = id_from_number("eq", m.number);
+      m.set_attr("label", fill_label(e_.labels.equation, m.number));
+      add(TargetKind::Equation, m, label, "");
+      return;
+    }
     if (label.empty()) return;  // only labelled equations are numbered, as in pandoc-crossref
     if (c_.number > 0) {
       m.number = equations_.next(nullptr, m.loc, diags_);
@@ -327,7 +408,7 @@ class Numberer {
     if (!kind || (*kind != "example" && *kind != "experiment")) return;
     std::string label = take_label(q);
     const std::string* hand = q.attr("hand-number");
-    if (c_.number == 0 || (!hand && label.empty())) {
+    if ((c_.number == 0 && !hand) || (!hand && label.empty())) {
       if (!label.empty()) q.id = doc::sanitize_id(label);
       return;
     }
@@ -336,12 +417,25 @@ class Numberer {
     q.id = id_from_number(example ? "ex" : "exp", q.number);
     q.set_attr("label", fill_label(example ? e_.labels.example : e_.labels.experiment, q.number));
     add(example ? TargetKind::Example : TargetKind::Experiment, q, label, "");
+    if (q.kind == Kind::Paragraph) anchor_lead(q);
+  }
+
+  // A bold-led example paragraph is no block of its own in every output (LaTeX has no paragraph
+  // labels): its id moves to an anchor at the start of the bold lead, which every writer keeps.
+  static void anchor_lead(Node& p) {
+    if (p.children.empty() || p.children.front().kind != Kind::Strong) return;
+    Node anchor(Kind::Anchor, p.loc);
+    anchor.id = std::move(p.id);
+    p.id.clear();
+    auto& lead = p.children.front().children;
+    lead.insert(lead.begin(), std::move(anchor));
   }
 
   const book::Edition& e_;
   book::Chapter& c_;
   TargetTable& table_;
   Diagnostics& diags_;
+  const NumberingPolicy& policy_;
   bool hand_sections_ = false;
   int s2_ = 0, s3_ = 0, headings_ = 0;
   std::vector<int> last_section_;
@@ -352,8 +446,8 @@ class Numberer {
 }  // namespace
 
 void number_chapter(const book::Edition& edition, book::Chapter& chapter, TargetTable& table,
-                    Diagnostics& diags) {
-  Numberer(edition, chapter, table, diags).run();
+                    Diagnostics& diags, const NumberingPolicy& policy) {
+  Numberer(edition, chapter, table, diags, policy).run();
 }
 
 }  // namespace bb::filters

@@ -20,8 +20,10 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
   r.commit = r.repository.revision();
   {
     Diagnostics::Scope scope(diags, "refs");
+    NumberingPolicy policy{book.config.number_punctuation, book.config.number_order,
+                           book.config.section_order};
     for (auto& eb : book.editions)
-      for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags);
+      for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags, policy);
   }
 
   // With the target table complete, editions resolve independently: one thread each.

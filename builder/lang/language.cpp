@@ -68,6 +68,7 @@ Language load(const fs::path& file) {
   for (auto& tag : l.tags) tag = lower(tag);
   l.spaced = t["spaced"].value_or(true);
   bool stems = t["stems"].value_or(false);
+  if (const auto* endings = t.get("stem-endings")) l.stem_endings = strings(endings, file, "stem-endings");
   if (const auto* labels = t["labels"].as_table())
     for (const auto& [k, v] : *labels) l.labels[std::string(k.str())] = v.value_or(std::string());
   l.decimal = t["numbers"]["decimal"].value_or(std::string("."));

@@ -30,7 +30,10 @@ struct Language {
   int group_min_digits = 4;
   std::map<std::string, std::vector<std::string>> lead_words;  // kind → words opening a caption
   std::vector<ReferenceForm> references;                       // longest prefix first
-  std::map<std::string, std::string> words;                    // "site.search" → "搜索"
+  // With stems: the endings a stem may take ("рис" + "унке"); empty = any letters. A closed list keeps
+  // a verb ("рисовать") from being read as a noun's case form.
+  std::vector<std::string> stem_endings;
+  std::map<std::string, std::string> words;  // "site.search" → "搜索"
   std::string latex_setup;
 
   // An interface word ("site.search", "epub.cover"); a key the file lacks falls back to English, and a

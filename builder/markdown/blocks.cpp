@@ -198,17 +198,36 @@ Node Converter::table(cmark_node* n) {
 void Converter::group(std::vector<Node>& v) {
   split_display_math(v);
   for (std::size_t i = 0; i < v.size(); ++i) {
-    Node& b = v[i];
-    if (b.kind == Kind::Paragraph) make_figure(b);
-    if (b.kind == Kind::Figure && i + 1 < v.size() && take_caption(b, v[i + 1], opt_.words.figure)) {
-      v.erase(v.begin() + static_cast<long>(i) + 1);
-    }
-    if (b.kind == Kind::Figure && b.caption.empty()) caption_from_alt(b);
-    if (b.kind == Kind::Table) {
-      if (i + 1 < v.size() && table_caption(b, v[i + 1]))
+    if (v[i].kind == Kind::Paragraph) make_figure(v[i]);
+    if (v[i].kind == Kind::Figure) {
+      // A caption line between two figures belongs to the second when that one has none below it:
+      // `**圖 1-1**` ![a] `*圖 1-2*` ![b] is captioned above, ![a] `*图 1-1*` ![b] `*图 1-2*` below.
+      auto caption_at = [&](std::size_t k) {
+        Node scratch(Kind::Figure);
+        return k < v.size() && take_caption(scratch, v[k], opt_.words.figure);
+      };
+      bool next_is_for_next_figure =
+          i + 2 < v.size() && v[i + 2].kind == Kind::Paragraph && caption_at(i + 1) && !caption_at(i + 3);
+      if (i + 2 < v.size()) {
+        Node probe = v[i + 2];
+        make_figure(probe);
+        if (probe.kind == Kind::Figure) caption_from_alt(probe);  // a numbered alt text is its own caption
+        next_is_for_next_figure =
+            next_is_for_next_figure && probe.kind == Kind::Figure && !probe.attr("hand-number");
+      }
+      if (!next_is_for_next_figure && i + 1 < v.size() && take_caption(v[i], v[i + 1], opt_.words.figure)) {
         v.erase(v.begin() + static_cast<long>(i) + 1);
-      else if (i > 0 && b.caption.empty() && table_caption(b, v[i - 1])) {
-        v.erase(v.begin() + static_cast<long>(i) - 1);
+      } else if (i > 0 && take_caption(v[i], v[i - 1], opt_.words.figure)) {
+        v.erase(v.begin() + static_cast<long>(i) - 1);  // the caption above the image
+        --i;
+      }
+      if (v[i].caption.empty()) caption_from_alt(v[i]);
+    }
+    if (v[i].kind == Kind::Table) {
+      if (i + 1 < v.size() && table_caption(v[i], v[i + 1])) {
+        v.erase(v.begin() + static_cast<long>(i) + 1);
+      } else if (i > 0 && v[i].caption.empty() && table_caption(v[i], v[i - 1])) {
+        v.erase(v.begin() + static_cast<long>(i) - 1);  // the caption above the table
         --i;
       }
     }

@@ -1,5 +1,6 @@
-// Figures and captions: an image alone in its paragraph is a figure; hand-numbered caption lines
-// (`*图 4-1　…*`), alt-text captions and Pandoc `: caption` lines attach to figures and tables.
+// Figures and captions: an image alone in its paragraph is a figure; hand-numbered caption lines,
+// italic or bold, above or below (`*图 4-1　…*`, `**表 2-1　…**`), alt-text captions and Pandoc
+// `: caption` lines attach to figures and tables.
 #include <cctype>
 #include <optional>
 
@@ -37,18 +38,22 @@ void Converter::make_figure(Node& p) {
   p = std::move(fig);
 }
 
-// `*图 4-1　caption*` (one emphasised line opening with a figure/table word and a number).
+// `*图 4-1　caption*`, `**表 2-1　caption**`, `***…***`: one italic or bold line opening with a
+// figure/table word and a number. Authors use either; the reader sees a caption in both.
 bool Converter::take_caption(Node& target, Node& para, const std::vector<std::string>& words) {
   if (para.kind != Kind::Paragraph) return false;
   const Node* emph = nullptr;
   for (const auto& c : para.children) {
     if (c.kind == Kind::Text && is_blank(c.text)) continue;
-    if (c.kind == Kind::Emph && !emph) {
+    if ((c.kind == Kind::Emph || c.kind == Kind::Strong) && !emph) {
       emph = &c;
       continue;
     }
     return false;
   }
+  while (emph && emph->children.size() == 1 &&
+         (emph->children.front().kind == Kind::Emph || emph->children.front().kind == Kind::Strong))
+    emph = &emph->children.front();
   if (!emph || emph->children.empty() || emph->children.front().kind != Kind::Text) return false;
   std::string_view rest;
   std::string number = split_hand_number(emph->children.front().text, words, rest);
@@ -126,13 +131,17 @@ std::string split_hand_number(std::string_view text, const std::vector<std::stri
       return i > b;
     };
     if (!digits()) continue;
-    while (i + 1 < s.size() && (s[i] == '-' || s[i] == '.') &&
-           std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
-      ++i;
+    // "4-1", "9.1" or "9–1" (en dash): numbering makes them all "N-k".
+    for (;;) {
+      std::size_t sep = i < s.size() && (s[i] == '-' || s[i] == '.') ? 1
+                        : s.substr(i).starts_with("\u2013")          ? 3
+                                                                     : 0;
+      if (!sep || i + sep >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i + sep]))) break;
+      i += sep;
       digits();
     }
     std::string number(s.substr(0, i));
-    if (number.find_first_of("-.") == std::string::npos) continue;  // "图 4" is not a figure number
+    if (number.find_first_not_of("0123456789") == std::string::npos) continue;  // "图 4" is no figure number
     s.remove_prefix(i);
     for (std::string_view sep : {"\u3000", "：", ":", ".", " ", "\u00A0"}) {
       if (s.starts_with(sep)) {

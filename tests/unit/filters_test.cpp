@@ -1,11 +1,17 @@
 // Filters in isolation: reference recognition per language, number formatting and reading.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <regex>
+#include <set>
+
 #include "book/config.hpp"
+#include "epub/zip.hpp"
 #include "filters/calc_numbers.hpp"
 #include "filters/crossref.hpp"
 #include "filters/number_format.hpp"
 #include "filters/numbering.hpp"
+#include "test_support.hpp"
 
 namespace bb::filters {
 namespace {
@@ -42,7 +48,55 @@ TEST(PlainRefs, RussianCaseForms) {
   EXPECT_EQ(refs("На рис. 4-5 и в разделе 4.8.3, см. главу 6 и Пример 4-1.", "ru"),
             (std::vector<std::string>{"рис. 4-5=figure:4-5", "разделе 4.8.3=section:4.8.3",
                                       "главу 6=chapter:6", "Пример 4-1=example:4-1"}));
-  EXPECT_TRUE(refs("рисовать 4-5 раз", "ru").size() == 1) << "stems match any ending, by design";
+  // A stem takes only a noun's case endings: the verb "рисовать" (to draw) names no figure.
+  EXPECT_TRUE(refs("нужно рисовать 4-5 раз, рисуем 2-3", "ru").empty());
+  EXPECT_EQ(refs("на рисунке 4-5 и в таблице 4-2", "ru"),
+            (std::vector<std::string>{"рисунке 4-5=figure:4-5", "таблице 4-2=table:4-2"}));
+}
+
+TEST(PlainRefs, PercentAndDecimalsAreQuantities) {
+  EXPECT_EQ(refs("Section 1.2.2, 35.3% and 65% of the time", "en"),
+            (std::vector<std::string>{"Section 1.2.2=section:1.2.2"}));
+  EXPECT_EQ(refs("第 1.2 节，35.3% 与 65%", "zh-Hans"), (std::vector<std::string>{"第 1.2 节=section:1.2"}));
+  EXPECT_TRUE(refs("Chapter 35.3 of the standard, Figure 4-5% off", "en").empty());
+}
+
+TEST(PlainRefs, ItemNumbersWithDotsAndDashes) {
+  EXPECT_EQ(refs("例 9.1、例题 9-2 与示例 9–3", "zh-Hans"),
+            (std::vector<std::string>{"例 9.1=example:9-1", "例题 9-2=example:9-2", "示例 9–3=example:9-3"}));
+  EXPECT_EQ(refs("Example 9.1 and Table 2–4", "en"),
+            (std::vector<std::string>{"Example 9.1=example:9-1", "Table 2–4=table:2-4"}));
+  EXPECT_EQ(refs("範例 7.2 與例題 7.3", "zh-Hant"),
+            (std::vector<std::string>{"範例 7.2=example:7-2", "例題 7.3=example:7-3"}));
+  EXPECT_EQ(refs("Пример 9.1", "ru"), (std::vector<std::string>{"Пример 9.1=example:9-1"}));
+}
+
+TEST(PlainRefs, EquationsInEveryLanguage) {
+  EXPECT_EQ(
+      refs("由式（6-1）和式 (6-2)，公式 6-3", "zh-Hans"),
+      (std::vector<std::string>{"式（6-1）=equation:6-1", "式 (6-2)=equation:6-2", "公式 6-3=equation:6-3"}));
+  EXPECT_EQ(refs("代入式（6-5）。", "zh-Hant"), (std::vector<std::string>{"式（6-5）=equation:6-5"}));
+  // "式" ends many words: without parentheses it is no equation reference.
+  EXPECT_TRUE(refs("形式 1-2，模式 3-4", "zh-Hans").empty());
+  EXPECT_EQ(refs("By Eq. (6-1), Equation 6-2 and Equations (6-3) and (6-4)", "en"),
+            (std::vector<std::string>{"Eq. (6-1)=equation:6-1", "Equation 6-2=equation:6-2",
+                                      "Equations (6-3)=equation:6-3", "(6-4)=equation:6-4"}));
+  EXPECT_EQ(refs("из уравнения (6-1) и формулы (6-2)", "ru"),
+            (std::vector<std::string>{"уравнения (6-1)=equation:6-1", "формулы (6-2)=equation:6-2"}));
+}
+
+TEST(PlainRefs, EditionLeadWordsAreReferences) {
+  ReferenceScanner scanner("zh-Hans", {{"example", {"算例"}}});
+  auto found = scanner.scan("见算例 4-1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, TargetKind::Example);
+  EXPECT_EQ(found[0].number, "4-1");
+}
+
+TEST(Numbers, CanonicalItemNumber) {
+  EXPECT_EQ(canonical_item_number("9.1"), "9-1");
+  EXPECT_EQ(canonical_item_number("9–1"), "9-1");
+  EXPECT_EQ(canonical_item_number("9-1"), "9-1");
 }
 
 TEST(Labels, FillPattern) {
@@ -131,6 +185,141 @@ TEST(Placeholder, Split) {
   EXPECT_EQ(e, "forward(model=qwen3-8b, tokens=8192).matrix_flops");
   EXPECT_FALSE(split_placeholder("two words | x", e, f));
   EXPECT_FALSE(split_placeholder(" | x", e, f));
+}
+
+// One fixture book with every convention class in four languages (tests/filters/conventions), built
+// by the three writers: each expected reference is a link to the expected target in the HTML of the
+// site, the XHTML of the EPUB and the LaTeX, and every link target of each output exists there.
+namespace fs = std::filesystem;
+
+struct ExpectedLink {
+  std::string edition, chapter, written, target_chapter, id;
+};
+
+std::vector<ExpectedLink> expected_links(const fs::path& file) {
+  std::vector<ExpectedLink> out;
+  std::istringstream in(test::read_file(file));
+  std::string line;
+  static const std::regex form(R"(^(\S+) (\S+): (.+) => (\S+)#(\S+)$)");
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (line.empty() || line[0] == '#') continue;
+    EXPECT_TRUE(std::regex_match(line, m, form)) << line;
+    if (!m.empty()) out.push_back({m[1], m[2], m[3], m[4], m[5]});
+  }
+  return out;
+}
+
+// Links of one chapter in HTML/XHTML: (href, text) of every <a href>.
+std::vector<std::pair<std::string, std::string>> html_links(const std::string& page) {
+  std::vector<std::pair<std::string, std::string>> out;
+  static const std::regex a(R"re(<a [^>]*href="([^"]*)"[^>]*>(.*?)</a>)re");
+  for (std::sregex_iterator it(page.begin(), page.end(), a), end; it != end; ++it)
+    out.emplace_back((*it)[1], (*it)[2]);
+  return out;
+}
+
+std::set<std::string> html_ids(const std::string& page) {
+  std::set<std::string> out;
+  static const std::regex id(R"re(\sid="([^"]*)")re");
+  for (std::sregex_iterator it(page.begin(), page.end(), id), end; it != end; ++it) out.insert((*it)[1]);
+  return out;
+}
+
+class Outputs : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    out_ = fs::temp_directory_path() / ("bb-conventions-" + std::to_string(::getpid()));
+    fs::remove_all(out_);
+    for (const char* command : {"site", "epub", "latex"}) {
+      auto r =
+          test::run_bookbuild("--book '" + book().string() + "' --out '" + out_.string() + "' " + command);
+      ASSERT_EQ(r.exit_code, 0) << command << "\n" << r.err;
+    }
+  }
+  static void TearDownTestSuite() { fs::remove_all(out_); }
+  static fs::path book() { return test::fixtures().parent_path() / "filters" / "conventions"; }
+
+  static std::string site_page(const std::string& edition, const std::string& chapter) {
+    fs::path dir = out_ / "site";
+    if (edition != "zh") dir /= edition;
+    return test::read_file(dir / (chapter + ".html"));
+  }
+  static std::string epub_page(const std::string& edition, const std::string& chapter) {
+    for (const auto& e : fs::directory_iterator(out_ / "epub")) {
+      if (!e.path().string().ends_with("-" + edition + ".epub")) continue;
+      std::string error;
+      auto zip = epub::ZipReader::open(test::read_file(e.path()), error);
+      if (!zip) return {};
+      for (const auto& entry : zip->entries())
+        if (entry.name.ends_with("/" + chapter + ".xhtml")) return zip->read(entry.name).value_or("");
+    }
+    return {};
+  }
+  static std::string latex_book(const std::string& edition) {
+    std::string all;
+    for (const auto& e : fs::recursive_directory_iterator(out_))
+      if (e.path().extension() == ".tex" && e.path().string().find("/" + edition + "/") != std::string::npos)
+        all += test::read_file(e.path());
+    return all;
+  }
+  static fs::path out_;
+};
+fs::path Outputs::out_;
+
+TEST_F(Outputs, SiteEpubAndLatexLinkEveryReferenceToTheSameTarget) {
+  auto expected = expected_links(book() / "expected-links.txt");
+  ASSERT_GE(expected.size(), 40u);
+  for (const auto& x : expected) {
+    SCOPED_TRACE(x.edition + " " + x.chapter + ": " + x.written);
+    for (bool xhtml : {false, true}) {
+      std::string page = xhtml ? epub_page(x.edition, x.chapter) : site_page(x.edition, x.chapter);
+      ASSERT_FALSE(page.empty()) << (xhtml ? "EPUB" : "site") << " page missing";
+      bool found = false;
+      for (const auto& [href, text] : html_links(page))
+        found = found ||
+                (text == x.written && href.ends_with("#" + x.id) &&
+                 href.find(x.target_chapter + (xhtml ? ".xhtml" : ".html")) != std::string::npos) ||
+                (text == x.written && href == "#" + x.id && x.target_chapter == x.chapter);
+      EXPECT_TRUE(found) << (xhtml ? "EPUB" : "site") << ": no link `" << x.written << "` to "
+                         << x.target_chapter << "#" << x.id;
+      std::string target =
+          xhtml ? epub_page(x.edition, x.target_chapter) : site_page(x.edition, x.target_chapter);
+      EXPECT_TRUE(html_ids(target).count(x.id)) << (xhtml ? "EPUB" : "site") << ": no id " << x.id;
+    }
+    std::string tex = latex_book(x.edition);
+    std::string key = x.target_chapter + ":" + x.id;
+    EXPECT_NE(tex.find("\\hyperref[" + key + "]{" + x.written + "}"), std::string::npos)
+        << "LaTeX: no \\hyperref to " << key;
+    EXPECT_NE(tex.find("\\label{" + key + "}"), std::string::npos) << "LaTeX: no \\label{" << key << "}";
+  }
+}
+
+// Whatever link an output has, its target exists in that same output.
+TEST_F(Outputs, EveryLinkTargetExistsInEachOutput) {
+  for (const char* edition : {"zh", "en", "zh-tw", "ru"}) {
+    SCOPED_TRACE(edition);
+    std::string tex = latex_book(edition);
+    static const std::regex ref(R"(\\hyperref\[([^\]]*)\])");
+    int refs = 0;
+    for (std::sregex_iterator it(tex.begin(), tex.end(), ref), end; it != end; ++it, ++refs)
+      EXPECT_NE(tex.find("\\label{" + (*it)[1].str() + "}"), std::string::npos) << (*it)[1];
+    EXPECT_GT(refs, 10);
+    for (bool xhtml : {false, true}) {
+      for (const char* chapter : {"preface", "ch01"}) {
+        std::string page = xhtml ? epub_page(edition, chapter) : site_page(edition, chapter);
+        for (const auto& [href, text] : html_links(page)) {
+          auto hash = href.find('#');
+          if (hash == std::string::npos || href.find("://") != std::string::npos) continue;
+          std::string file = href.substr(0, hash);
+          std::string other = file.empty() ? chapter : fs::path(file).stem().string();
+          if (other != "preface" && other != "ch01") continue;
+          std::string target = xhtml ? epub_page(edition, other) : site_page(edition, other);
+          EXPECT_TRUE(html_ids(target).count(href.substr(hash + 1))) << (xhtml ? "EPUB " : "site ") << href;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
