@@ -7,6 +7,7 @@
 #include <cctype>
 #include <set>
 
+#include "book/paths.hpp"
 #include "lang/language.hpp"
 
 namespace bb::book {
@@ -204,6 +205,8 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     r.known_keys(*book, {"title", "authors", "repository", "rights", "source-edition", "calculations"},
                  "[book]");
     cfg.calculations = (root / r.str(*book, "calculations", "calculations")).lexically_normal();
+    if (auto c = PathGuard(root).confine(cfg.calculations); !c.ok())
+      diags.error(loc_of(file, book->get("calculations")), "calculations folder " + c.error);
     cfg.title = r.str(*book, "title");
     cfg.authors = r.str_list(*book, "authors");
     cfg.repository = r.str(*book, "repository");
@@ -230,6 +233,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     return std::nullopt;
   }
   std::set<std::string> ids, paths;
+  PathGuard guard(root);
   for (const auto& node : *editions) {
     const auto* t = node.as_table();
     if (!t) {
@@ -254,9 +258,24 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     e.folder = r.str(*t, "folder", e.id);
     e.site_path = r.str(*t, "site-path", e.id + "/");
     e.cover = r.str(*t, "cover");
-    if (!e.cover.empty() && !fs::is_regular_file(root / e.folder / e.cover))
-      diags.error(loc_of(file, t->get("cover")),
-                  "cover image `" + (e.folder / e.cover).generic_string() + "` does not exist");
+    // Every path book.toml names stays inside the book (folders, chapters, cover), and every output
+    // path inside --out (the edition id names files, site-path a folder of the site).
+    if (!e.id.empty() && (!is_safe_relative(e.id) || e.id.find('/') != std::string::npos || e.id == "."))
+      diags.error(loc_of(file, t->get("id")), "edition id `" + e.id + "` must be a plain name (it names output files)");
+    if (!is_safe_relative(e.folder.generic_string()) || !guard.confine(root / e.folder).ok())
+      diags.error(loc_of(file, t->get("folder")),
+                  "edition folder `" + e.folder.generic_string() + "` is outside the book");
+    if (!is_safe_relative(e.site_path))
+      diags.error(loc_of(file, t->get("site-path")),
+                  "site-path `" + e.site_path + "` must be a relative folder inside the site (no `..`, not absolute)");
+    if (!e.cover.empty()) {
+      auto cover = guard.confine(root / e.folder / e.cover);
+      if (!cover.ok())
+        diags.error(loc_of(file, t->get("cover")), "cover image `" + e.cover.generic_string() + "` " + cover.error);
+      else if (!fs::is_regular_file(cover.path))
+        diags.error(loc_of(file, t->get("cover")),
+                    "cover image `" + (e.folder / e.cover).generic_string() + "` does not exist");
+    }
     if (!e.site_path.empty() && e.site_path.back() != '/') e.site_path += '/';
     if (!paths.insert(e.site_path).second)
       diags.error(loc_of(file, t->get("site-path")), "two editions share site path `" + e.site_path + "`");
@@ -278,6 +297,10 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
       }
       if (!keys.insert(entry->key).second)
         diags.error(loc_of(file, chapters_node), "two files in `chapters` are chapter `" + entry->key + "`");
+      if (auto c = guard.confine(root / e.folder / entry->file); !c.ok()) {
+        diags.error(loc_of(file, chapters_node), "chapter file `" + name + "` " + c.error);
+        continue;
+      }
       if (!fs::exists(root / e.folder / entry->file))
         diags.error(loc_of(file, chapters_node),
                     "chapter file `" + (e.folder / entry->file).generic_string() + "` does not exist");

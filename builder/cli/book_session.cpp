@@ -2,15 +2,48 @@
 #include "cli/book_session.hpp"
 
 #include <iostream>
+#include <utility>
+#include <vector>
 
 #include "cli/calc_evaluator.hpp"
 
 namespace bb::cli {
 
+namespace fs = std::filesystem;
+
+namespace {
+
+// The folders bookbuild replaces wholesale under --out: a source folder inside one of them would be
+// deleted by the next build, so such an --out is refused before anything is written.
+void refuse_outputs_over_sources(const book::Config& config, const fs::path& out, Diagnostics& diags) {
+  std::error_code ec;
+  fs::path out_dir = fs::weakly_canonical(out, ec);
+  auto inside = [](const fs::path& p, const fs::path& dir) {
+    fs::path rel = p.lexically_relative(dir);
+    return !rel.empty() && *rel.begin() != "..";
+  };
+  std::vector<std::pair<fs::path, std::string>> sources;
+  for (const auto& e : config.editions)
+    sources.emplace_back(fs::weakly_canonical(config.root / e.folder, ec), "the folder of edition " + e.id);
+  sources.emplace_back(fs::weakly_canonical(config.calculations, ec), "the calculations folder");
+  if (!config.config_file.empty()) sources.emplace_back(config.config_file, "book.toml");
+  SourceLoc at{config.config_file.empty() ? config.root : config.config_file, 0, 0};
+  for (const char* managed : {"site", "epub", "latex", "pdf", ".cache"}) {
+    fs::path dir = out_dir / managed;
+    for (const auto& [src, what] : sources)
+      if (inside(src, dir))
+        diags.error(at, "--out " + out.string() + " would replace " + dir.string() + ", which holds " + what +
+                            "; choose another --out");
+  }
+}
+
+}  // namespace
+
 bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions, SessionCache* cache) {
   auto config = book::load_config(ctx.global.book_dir, diags);
   if (!config) return false;
   if (!ctx.global.repository.empty()) config->repository = ctx.global.repository;
+  refuse_outputs_over_sources(*config, ctx.global.out_dir, diags);
   book = book::load_book(std::move(*config), diags, editions, cache ? &cache->parsed : nullptr);
   std::optional<filters::Evaluator> local;
   std::optional<filters::Evaluator>& evaluator = cache ? cache->evaluator : local;

@@ -9,9 +9,7 @@
 
 #include <fstream>
 #include <memory>
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-#endif
+#include <mutex>
 #include <sstream>
 #include <vector>
 
@@ -39,32 +37,6 @@ struct NodeDeleter {
 using ParserPtr = std::unique_ptr<cmark_parser, ParserDeleter>;
 using NodePtr = std::unique_ptr<cmark_node, NodeDeleter>;
 
-// The extensions every parser attaches, set up once for the process. cmark-gfm keeps the special
-// inline characters of extensions ('~', '$', ...) in one process-wide table, which each parser fills
-// from its extensions' lists when it starts parsing inlines and clears when it finishes: two parsers
-// at once would clear each other's characters mid-parse. Every parser here attaches the same
-// extensions, so the table is filled once, here, and the extensions' lists are emptied so that
-// parsers leave it alone; chapters then parse in parallel without a lock. (The emptied lists are
-// dropped on purpose: cmark-gfm has no getter to free them, so the leak checker skips them.)
-const std::vector<cmark_syntax_extension*>& cmark_extensions() {
-  static const std::vector<cmark_syntax_extension*> extensions = [] {
-#if defined(__SANITIZE_ADDRESS__)
-    __lsan::ScopedDisabler dropped_lists;
-#endif
-    cmark_gfm_core_extensions_ensure_registered();
-    std::vector<cmark_syntax_extension*> v;
-    for (const char* name : {"table", "strikethrough", "autolink"})
-      if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name)) v.push_back(ext);
-    v.push_back(math_extension());
-    ParserPtr parser(cmark_parser_new(CMARK_OPT_DEFAULT));
-    for (cmark_syntax_extension* ext : v) cmark_parser_attach_syntax_extension(parser.get(), ext);
-    cmark_manage_extensions_special_characters(parser.get(), 1);
-    for (cmark_syntax_extension* ext : v) cmark_syntax_extension_set_special_inline_chars(ext, nullptr);
-    return v;
-  }();
-  return extensions;
-}
-
 }  // namespace
 
 doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& diags,
@@ -78,9 +50,20 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
 
   NodePtr root;
   {
+    // cmark-gfm keeps the extensions' special inline characters in a process-wide table that each
+    // parser edits when extensions are attached and when it finishes, so parsers must not overlap.
+    // (Filling the table once per process and emptying the extensions' lists was tried: cmark-gfm
+    // 0.29 then loops forever in cmark_parse_inlines on some inputs.) Chapters still convert to the
+    // document tree in parallel.
+    static std::mutex cmark_mutex;
+    std::lock_guard lock(cmark_mutex);
+    cmark_gfm_core_extensions_ensure_registered();
     ParserPtr parser(cmark_parser_new(CMARK_OPT_FOOTNOTES));
-    for (cmark_syntax_extension* ext : cmark_extensions())
-      cmark_parser_attach_syntax_extension(parser.get(), ext);
+    for (const char* name : {"table", "strikethrough", "autolink"}) {
+      if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name))
+        cmark_parser_attach_syntax_extension(parser.get(), ext);
+    }
+    cmark_parser_attach_syntax_extension(parser.get(), math_extension());
     cmark_parser_feed(parser.get(), fenced.text.data(), fenced.text.size());
     root.reset(cmark_parser_finish(parser.get()));
   }
