@@ -162,7 +162,8 @@ Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>
         }
         c.root = parse_cached(c.path, diags, options, cache);
         if (c.root.children.empty() && c.root.loc.line > 0)
-          diags.error({c.path, 0, 0}, "this chapter is empty: it needs at least a level-1 heading (its title)");
+          diags.error({c.path, 0, 0},
+                      "this chapter is empty: it needs at least a level-1 heading (its title)");
         for (const auto& b : c.root.children) {
           if (b.kind == doc::Kind::Heading && b.level == 1) {
             c.title = doc::plain_text(b.children);

@@ -261,17 +261,20 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     // Every path book.toml names stays inside the book (folders, chapters, cover), and every output
     // path inside --out (the edition id names files, site-path a folder of the site).
     if (!e.id.empty() && (!is_safe_relative(e.id) || e.id.find('/') != std::string::npos || e.id == "."))
-      diags.error(loc_of(file, t->get("id")), "edition id `" + e.id + "` must be a plain name (it names output files)");
+      diags.error(loc_of(file, t->get("id")),
+                  "edition id `" + e.id + "` must be a plain name (it names output files)");
     if (!is_safe_relative(e.folder.generic_string()) || !guard.confine(root / e.folder).ok())
       diags.error(loc_of(file, t->get("folder")),
                   "edition folder `" + e.folder.generic_string() + "` is outside the book");
     if (!is_safe_relative(e.site_path))
       diags.error(loc_of(file, t->get("site-path")),
-                  "site-path `" + e.site_path + "` must be a relative folder inside the site (no `..`, not absolute)");
+                  "site-path `" + e.site_path +
+                      "` must be a relative folder inside the site (no `..`, not absolute)");
     if (!e.cover.empty()) {
       auto cover = guard.confine(root / e.folder / e.cover);
       if (!cover.ok())
-        diags.error(loc_of(file, t->get("cover")), "cover image `" + e.cover.generic_string() + "` " + cover.error);
+        diags.error(loc_of(file, t->get("cover")),
+                    "cover image `" + e.cover.generic_string() + "` " + cover.error);
       else if (!fs::is_regular_file(cover.path))
         diags.error(loc_of(file, t->get("cover")),
                     "cover image `" + (e.folder / e.cover).generic_string() + "` does not exist");

@@ -6,8 +6,8 @@
 #include "check/epub_check.hpp"
 #include "epub/addressing.hpp"
 #include "epub/epub.hpp"
-#include "filters/pipeline.hpp"
 #include "epub/zip.hpp"
+#include "filters/pipeline.hpp"
 #include "test_support.hpp"
 
 namespace bb::epub {

@@ -17,7 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path cases() { return BOOKBUILD_RESOLVE_CASES; }
+fs::path cases() {
+  return BOOKBUILD_RESOLVE_CASES;
+}
 
 struct Resolved {
   book::Book book;
@@ -48,7 +50,8 @@ std::string dump(const Resolved& r) {
       std::string where = fs::relative(c.path, r.book.config.root).generic_string();
       doc::walk(c.root, [&](const doc::Node& n) {
         bool broken = n.kind == doc::Kind::Span && n.has_class("broken-link");
-        if (n.kind != doc::Kind::Link && n.kind != doc::Kind::Image && n.kind != doc::Kind::CrossRef && !broken)
+        if (n.kind != doc::Kind::Link && n.kind != doc::Kind::Image && n.kind != doc::Kind::CrossRef &&
+            !broken)
           return;
         out += where + ":" + std::to_string(n.loc.line) + ":" + std::to_string(n.loc.col) + " " +
                (broken ? "unlinked" : doc::kind_name(n.kind));
@@ -60,9 +63,12 @@ std::string dump(const Resolved& r) {
     }
   }
   for (const auto& d : r.diags.all()) {
-    std::string path = d.loc.path.empty() ? "" : fs::relative(d.loc.path, r.book.config.root).generic_string();
+    std::string path =
+        d.loc.path.empty() ? "" : fs::relative(d.loc.path, r.book.config.root).generic_string();
     out += path + ":" + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": " +
-           (d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note") +
+           (d.severity == Severity::Error     ? "error"
+            : d.severity == Severity::Warning ? "warning"
+                                              : "note") +
            ": " + d.message + "\n";
   }
   return out;
@@ -131,7 +137,8 @@ TEST(Resolve, SiteEpubAndLatexCarryEveryReferencedId) {
         EXPECT_NE(page.find("id=\"" + id + "\""), std::string::npos) << "site page lacks the id";
         EXPECT_NE(xhtml.find("id=\"" + id + "\""), std::string::npos) << "EPUB file lacks the id";
         std::string key = id == chapter ? writers::latex_key(chapter, "") : writers::latex_key(chapter, id);
-        EXPECT_NE(book_tex.find("\\label{" + key + "}"), std::string::npos) << "LaTeX lacks \\label{" << key << "}";
+        EXPECT_NE(book_tex.find("\\label{" + key + "}"), std::string::npos)
+            << "LaTeX lacks \\label{" << key << "}";
         ++checked;
       }
     }

@@ -48,7 +48,8 @@ TEST_P(CheckFixture, ReportsExactlyTheExpectedDiagnostics) {
   if (auto at = toml.find("\"../../../../calculations\""); at != std::string::npos) {
     fs::remove_all(tmp);
     fs::copy(dir, tmp, fs::copy_options::recursive);
-    fs::copy(fs::path(BOOKBUILD_SOURCE_DIR) / "calculations", tmp / "calculations", fs::copy_options::recursive);
+    fs::copy(fs::path(BOOKBUILD_SOURCE_DIR) / "calculations", tmp / "calculations",
+             fs::copy_options::recursive);
     toml.replace(at, 26, "\"calculations\"");
     test::write_file(tmp / "book.toml", toml);
     dir = tmp;
