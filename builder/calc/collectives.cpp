@@ -45,6 +45,34 @@ double seconds(Int ns) {
   return true_div(ns, Int(1000000000));
 }
 
+// The keys every collective document opens with, in the order the reference outputs print them.
+Json document_start(const Data& data, const char* calculation, const std::string& model, Json scenario) {
+  Json doc = Json::object();
+  doc["schema_version"] = 1;
+  doc["calculation"] = calculation;
+  doc["model"] = model;
+  doc["scenario"] = std::move(scenario);
+  doc["sources"] = data.model_sources(model);
+  return doc;
+}
+
+// The all-reduce summaries (ring and tree) share their first and last keys.
+Json summary_start(const CollectiveInput& in, const Message& msg) {
+  Json s = Json::object();
+  s["activation_shape"] = {(in.batch * in.tokens).value(), msg.dims.hidden.value()};
+  s["message_bytes_per_rank"] = msg.bytes.value();
+  return s;
+}
+
+void finish_summary(Json& s, double startup, double bandwidth, double modeled, Int layers) {
+  s["all_reduce_startup_seconds"] = startup;
+  s["all_reduce_bandwidth_seconds"] = bandwidth;
+  s["all_reduce_modeled_seconds"] = modeled;
+  s["dense_tp_all_reduce_calls"] = (Int(2) * layers).value();
+  s["dense_tp_serial_collective_seconds"] = static_cast<double>((Int(2) * layers).value()) * modeled;
+  s["measured_collective_seconds"] = nullptr;
+}
+
 }  // namespace
 
 Json ring_collective_document(const Data& data, const CollectiveInput& in) {
@@ -71,48 +99,29 @@ Json ring_collective_document(const Data& data, const CollectiveInput& in) {
       rounds.push_back(Json{{"phase", phase}, {"step", step.value()}, {"edges", edges}});
     }
   }
-  Json phases = Json::array();
-  phases.push_back(Json{{"name", "reduce_scatter"},
-                        {"rounds", (p - 1).value()},
-                        {"initial_bytes_per_rank", M.value()},
-                        {"final_bytes_per_rank", chunk.value()},
-                        {"send_bytes_per_rank", phase_send.value()},
-                        {"receive_bytes_per_rank", phase_send.value()},
-                        {"total_network_send_bytes", (p * phase_send).value()},
-                        {"reduction_adds_per_rank", (phase_send / 2).value()},
-                        {"modeled_seconds", phase_time}});
-  phases.push_back(Json{{"name", "all_gather"},
-                        {"rounds", (p - 1).value()},
-                        {"initial_bytes_per_rank", chunk.value()},
-                        {"final_bytes_per_rank", M.value()},
-                        {"send_bytes_per_rank", phase_send.value()},
-                        {"receive_bytes_per_rank", phase_send.value()},
-                        {"total_network_send_bytes", (p * phase_send).value()},
-                        {"reduction_adds_per_rank", 0},
-                        {"modeled_seconds", phase_time}});
+  auto phase = [&](const char* name, Int initial, Int final_bytes, Int adds) {
+    return Json{{"name", name},
+                {"rounds", (p - 1).value()},
+                {"initial_bytes_per_rank", initial.value()},
+                {"final_bytes_per_rank", final_bytes.value()},
+                {"send_bytes_per_rank", phase_send.value()},
+                {"receive_bytes_per_rank", phase_send.value()},
+                {"total_network_send_bytes", (p * phase_send).value()},
+                {"reduction_adds_per_rank", adds.value()},
+                {"modeled_seconds", phase_time}};
+  };
+  Json phases =
+      Json::array({phase("reduce_scatter", M, chunk, phase_send / 2), phase("all_gather", chunk, M, 0)});
   const double modeled = 2 * phase_time;
-  Json s = Json::object();
-  s["activation_shape"] = {(in.batch * in.tokens).value(), msg.dims.hidden.value()};
-  s["message_bytes_per_rank"] = M.value();
+  Json s = summary_start(in, msg);
   s["chunk_bytes"] = chunk.value();
   s["all_reduce_rounds"] = (Int(2) * (p - 1)).value();
   s["all_reduce_send_bytes_per_rank"] = (Int(2) * phase_send).value();
   s["all_reduce_receive_bytes_per_rank"] = (Int(2) * phase_send).value();
   s["all_reduce_network_send_bytes"] = (Int(2) * p * phase_send).value();
   s["all_reduce_global_reduction_adds"] = ((p - 1) * msg.elements).value();
-  s["all_reduce_startup_seconds"] = seconds(Int(2) * (p - 1) * in.startup_ns);
-  s["all_reduce_bandwidth_seconds"] = true_div(Int(2) * phase_send, bw);
-  s["all_reduce_modeled_seconds"] = modeled;
-  s["dense_tp_all_reduce_calls"] = (Int(2) * L).value();
-  s["dense_tp_serial_collective_seconds"] = static_cast<double>((Int(2) * L).value()) * modeled;
-  s["measured_collective_seconds"] = nullptr;
-
-  Json doc = Json::object();
-  doc["schema_version"] = 1;
-  doc["calculation"] = "qwen-ring-collective";
-  doc["model"] = in.model;
-  doc["scenario"] = scenario_json(in, nullptr);
-  doc["sources"] = data.model_sources(in.model);
+  finish_summary(s, seconds(Int(2) * (p - 1) * in.startup_ns), true_div(Int(2) * phase_send, bw), modeled, L);
+  Json doc = document_start(data, "qwen-ring-collective", in.model, scenario_json(in, nullptr));
   doc["ring_rounds"] = rounds;
   doc["collective_phases"] = phases;
   doc["summary"] = s;
@@ -182,9 +191,7 @@ Json tree_collective_document(const Data& data, const CollectiveInput& in) {
   const double latency = seconds(total_rounds * in.startup_ns);
   const double transfer = true_div(total_rounds * M, in.bandwidth_bytes_per_second);
   const double modeled = latency + transfer;
-  Json s = Json::object();
-  s["activation_shape"] = {(in.batch * in.tokens).value(), msg.dims.hidden.value()};
-  s["message_bytes_per_rank"] = M.value();
+  Json s = summary_start(in, msg);
   s["reduce_rounds"] = per_phase.value();
   s["broadcast_rounds"] = per_phase.value();
   s["all_reduce_rounds"] = total_rounds.value();
@@ -192,19 +199,8 @@ Json tree_collective_document(const Data& data, const CollectiveInput& in) {
   s["max_rank_send_bytes"] = max_send.value();
   s["max_rank_receive_bytes"] = max_recv.value();
   s["all_reduce_global_reduction_adds"] = total_adds.value();
-  s["all_reduce_startup_seconds"] = latency;
-  s["all_reduce_bandwidth_seconds"] = transfer;
-  s["all_reduce_modeled_seconds"] = modeled;
-  s["dense_tp_all_reduce_calls"] = (Int(2) * L).value();
-  s["dense_tp_serial_collective_seconds"] = static_cast<double>((Int(2) * L).value()) * modeled;
-  s["measured_collective_seconds"] = nullptr;
-
-  Json doc = Json::object();
-  doc["schema_version"] = 1;
-  doc["calculation"] = "qwen-tree-collective";
-  doc["model"] = in.model;
-  doc["scenario"] = scenario_json(in, "binomial_tree");
-  doc["sources"] = data.model_sources(in.model);
+  finish_summary(s, latency, transfer, modeled, L);
+  Json doc = document_start(data, "qwen-tree-collective", in.model, scenario_json(in, "binomial_tree"));
   doc["tree_rounds"] = rounds;
   doc["ranks"] = ranks;
   doc["summary"] = s;
@@ -303,16 +299,12 @@ Json all_to_all_document(const Data& data, const AllToAllInput& in) {
   s["layer_network_bytes"] = (Int(2) * network).value();
   s["moe_layers"] = d.layers.value();
   s["all_layers_network_bytes"] = (Int(2) * network * d.layers).value();
-  Json doc = Json::object();
-  doc["schema_version"] = 1;
-  doc["calculation"] = "moe-all-to-all";
-  doc["model"] = in.model;
-  doc["scenario"] = Json{{"tokens_per_rank", T.value()},
-                         {"participants", p.value()},
-                         {"routing", in.routing},
-                         {"counts_file", in.counts_file.empty() ? Json() : Json(in.counts_file)},
-                         {"element_bytes", 2}};
-  doc["sources"] = data.model_sources(in.model);
+  Json doc = document_start(data, "moe-all-to-all", in.model,
+                            Json{{"tokens_per_rank", T.value()},
+                                 {"participants", p.value()},
+                                 {"routing", in.routing},
+                                 {"counts_file", in.counts_file.empty() ? Json() : Json(in.counts_file)},
+                                 {"element_bytes", 2}});
   doc["ranks"] = ranks;
   doc["dispatch_matrix_bytes"] = mat;
   doc["summary"] = s;
