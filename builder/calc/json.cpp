@@ -10,28 +10,9 @@
 namespace bb::calc {
 namespace {
 
+// Strings as Python's json.dumps(ensure_ascii=False) writes them, which is nlohmann-json's escaping.
 void write_string(std::string& out, const std::string& s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);  // ensure_ascii=False: UTF-8 passes through
-        }
-    }
-  }
-  out += '"';
+  out += Json(s).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 void write(std::string& out, const Json& v, int indent) {

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "check/xml.hpp"
 #include "epub/addressing.hpp"
 #include "epub/zip.hpp"
 
@@ -22,11 +23,6 @@ namespace bb::check {
 namespace fs = std::filesystem;
 
 namespace {
-
-struct XmlDocDeleter {
-  void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
-};
-using XmlDoc = std::unique_ptr<xmlDoc, XmlDocDeleter>;
 
 struct XmlProblem {
   int line = 0;
@@ -49,31 +45,8 @@ XmlDoc parse_xml(const std::string& data, const std::string& name, std::vector<X
   return doc;
 }
 
-std::string attr(const xmlNode* n, const char* name, const char* ns = nullptr) {
-  xmlChar* v =
-      ns ? xmlGetNsProp(n, reinterpret_cast<const xmlChar*>(name), reinterpret_cast<const xmlChar*>(ns))
-         : xmlGetNoNsProp(n, reinterpret_cast<const xmlChar*>(name));
-  if (!v) return {};
-  std::string s(reinterpret_cast<const char*>(v));
-  xmlFree(v);
-  return s;
-}
-
 bool has_attr(const xmlNode* n, const char* name) {
   return xmlHasProp(n, reinterpret_cast<const xmlChar*>(name)) != nullptr;
-}
-
-std::string_view local_name(const xmlNode* n) {
-  return reinterpret_cast<const char*>(n->name);
-}
-
-template <typename F>
-void each_element(xmlNode* n, F&& f) {
-  for (; n; n = n->next) {
-    if (n->type != XML_ELEMENT_NODE) continue;
-    f(n);
-    each_element(n->children, f);
-  }
 }
 
 // The archive path `href` (relative to the entry `base`) names, with `.` and `..` resolved.

@@ -1,6 +1,8 @@
 // The site check reads every page with libxml2's HTML parser, collects the ids each page defines and
 // the references it makes, then resolves every internal reference against the files on disk.
 #include "check/site_check.hpp"
+#include "check/xml.hpp"
+#include "text/url.hpp"
 #include "writers/escape.hpp"
 
 #include <libxml/HTMLparser.h>
@@ -19,11 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct DocFree {
-  void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
-};
-using DocPtr = std::unique_ptr<xmlDoc, DocFree>;
-
 struct Reference {
   std::string url;
   int line = 0;
@@ -34,38 +31,34 @@ struct Page {
   std::vector<Reference> refs;
 };
 
-std::string attr(xmlNode* n, const char* name) {
-  xmlChar* v = xmlGetProp(n, reinterpret_cast<const xmlChar*>(name));
-  if (!v) return {};
-  std::string s(reinterpret_cast<const char*>(v));
-  xmlFree(v);
-  return s;
-}
-
-void collect(xmlNode* n, Page& page) {
-  for (; n; n = n->next) {
-    if (n->type == XML_ELEMENT_NODE) {
-      std::string id = attr(n, "id");
-      if (!id.empty()) page.ids.insert(id);
-      std::string name = reinterpret_cast<const char*>(n->name);
-      if (name == "a" && !attr(n, "name").empty()) page.ids.insert(attr(n, "name"));
-      const char* ref_attr = name == "a" || name == "link"         ? "href"
-                             : (name == "img" || name == "script") ? "src"
-                                                                   : nullptr;
-      if (ref_attr) {
-        std::string url = attr(n, ref_attr);
-        if (!url.empty()) page.refs.push_back({url, static_cast<int>(xmlGetLineNo(n))});
-      }
-      collect(n->children, page);
+// The ids a page defines and the references it makes.
+Page collect(xmlNode* root) {
+  Page page;
+  each_element(root, [&](xmlNode* n) {
+    std::string id = attr(n, "id");
+    if (!id.empty()) page.ids.insert(id);
+    std::string_view name = local_name(n);
+    if (name == "a" && !attr(n, "name").empty()) page.ids.insert(attr(n, "name"));
+    const char* ref_attr = name == "a" || name == "link"         ? "href"
+                           : (name == "img" || name == "script") ? "src"
+                                                                 : nullptr;
+    if (ref_attr) {
+      std::string url = attr(n, ref_attr);
+      if (!url.empty()) page.refs.push_back({url, static_cast<int>(xmlGetLineNo(n))});
     }
-  }
+  });
+  return page;
 }
 
-bool external(const std::string& url) {
-  auto colon = url.find(':');
-  auto slash = url.find('/');
-  return url.starts_with("//") ||
-         (colon != std::string::npos && (slash == std::string::npos || colon < slash));
+// Links the check follows: files of the site (relative, site-absolute, fragments); everything with a
+// scheme or a network path is left to the reader's browser.
+bool followed(const std::string& url) {
+  switch (text::classify_url(url)) {
+    case text::UrlKind::Fragment:
+    case text::UrlKind::Relative:
+    case text::UrlKind::RootRelative: return true;
+    default: return false;
+  }
 }
 
 }  // namespace
@@ -83,11 +76,9 @@ SiteCheckStats check_site(const fs::path& site, Diagnostics& diags) {
     std::ostringstream ss;
     ss << in.rdbuf();
     std::string html = ss.str();
-    DocPtr doc(htmlReadMemory(html.data(), static_cast<int>(html.size()), f.path().c_str(), "UTF-8",
+    XmlDoc doc(htmlReadMemory(html.data(), static_cast<int>(html.size()), f.path().c_str(), "UTF-8",
                               HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET));
-    Page page;
-    if (doc) collect(xmlDocGetRootElement(doc.get()), page);
-    pages[fs::weakly_canonical(f.path())] = std::move(page);
+    pages[fs::weakly_canonical(f.path())] = doc ? collect(xmlDocGetRootElement(doc.get())) : Page{};
   }
   stats.pages = pages.size();
   fs::path root = fs::weakly_canonical(site);
@@ -95,7 +86,7 @@ SiteCheckStats check_site(const fs::path& site, Diagnostics& diags) {
     // The 404 page is served at any depth, so its links are site-absolute.
     bool site_absolute_ok = path.filename() == "404.html";
     for (const auto& ref : page.refs) {
-      if (external(ref.url)) continue;
+      if (!followed(ref.url)) continue;
       ++stats.links;
       std::string url = ref.url.substr(0, ref.url.find('?'));
       std::string file = writers::percent_decode(url.substr(0, url.find('#')));

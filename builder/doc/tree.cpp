@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "text/escape.hpp"
+
 namespace bb::doc {
 
 bool Node::has_class(std::string_view c) const {
@@ -87,20 +89,6 @@ void append_plain(const Node& n, std::string& out) {
   for (const auto& c : n.children) append_plain(c, out);
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default: out += c;
-    }
-  }
-  return out + '"';
-}
-
 void dump_node(const Node& n, int depth, std::ostringstream& out) {
   out << std::string(depth * 2, ' ') << kind_name(n.kind);
   if (n.loc.line > 0) out << " @" << n.loc.line << ':' << n.loc.col;
@@ -109,16 +97,16 @@ void dump_node(const Node& n, int depth, std::ostringstream& out) {
   if ((n.kind == Kind::OrderedList || n.kind == Kind::BulletList) && !n.tight) out << " loose";
   if (!n.id.empty()) out << " #" << n.id;
   for (const auto& c : n.classes) out << " ." << c;
-  for (const auto& [k, v] : n.attrs) out << ' ' << k << '=' << quoted(v);
-  if (!n.number.empty()) out << " number=" << quoted(n.number);
-  if (!n.info.empty()) out << " info=" << quoted(n.info);
-  if (!n.url.empty()) out << " url=" << quoted(n.url);
-  if (!n.title.empty()) out << " title=" << quoted(n.title);
+  for (const auto& [k, v] : n.attrs) out << ' ' << k << '=' << text::json_quote(v);
+  if (!n.number.empty()) out << " number=" << text::json_quote(n.number);
+  if (!n.info.empty()) out << " info=" << text::json_quote(n.info);
+  if (!n.url.empty()) out << " url=" << text::json_quote(n.url);
+  if (!n.title.empty()) out << " title=" << text::json_quote(n.title);
   if (!n.aligns.empty()) {
     out << " aligns=";
     for (auto a : n.aligns) out << "-lcr"[static_cast<int>(a)];
   }
-  if (!n.text.empty()) out << ' ' << quoted(n.text);
+  if (!n.text.empty()) out << ' ' << text::json_quote(n.text);
   out << '\n';
   if (!n.caption.empty()) {
     out << std::string(depth * 2 + 2, ' ') << "caption:\n";

@@ -2,34 +2,14 @@
 #include "math/emit.hpp"
 
 #include "math/unicode.hpp"
+#include "text/escape.hpp"
 
 namespace bb::math {
 
-void escape_into(std::string& out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-}
-
 std::string element(std::string_view tag, std::string_view text, std::string_view attributes) {
-  std::string out = "<";
-  out += tag;
-  if (!attributes.empty()) {
-    out += ' ';
-    out += attributes;
-  }
-  out += '>';
-  escape_into(out, text);
-  out += "</";
-  out += tag;
-  out += '>';
-  return out;
+  std::string inner;
+  text::append_escaped_xml(inner, text);
+  return wrap(tag, inner, attributes);
 }
 
 std::string wrap(std::string_view tag, std::string_view inner, std::string_view attributes) {
@@ -107,7 +87,7 @@ std::string alttext(std::string_view tex) {
     } else if (c < 0x20 || c == 0xFFFE || c == 0xFFFF || (c == 0xFFFD && length == 1)) {
       out += "\uFFFD";
     } else {
-      escape_into(out, tex.substr(i, length));
+      text::append_escaped_xml(out, tex.substr(i, length));
     }
     i += length;
   }

@@ -30,7 +30,6 @@ struct Node {
   int limits = 0;       // +1 after \limits, -1 after \nolimits
 };
 
-void escape_into(std::string& out, std::string_view text);
 // <tag attributes>escaped text</tag>
 std::string element(std::string_view tag, std::string_view text, std::string_view attributes = {});
 // <tag attributes>inner</tag>, inner being MathML already

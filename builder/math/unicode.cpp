@@ -1,72 +1,10 @@
-// UTF-8 and Unicode character tables used by the TeX-to-MathML converter.
+// The Unicode mathematical alphabets used by the TeX-to-MathML converter.
 #include "math/unicode.hpp"
 
 #include <array>
 #include <utility>
 
 namespace bb::math {
-
-char32_t decode_utf8(std::string_view s, std::size_t pos, std::size_t& length) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const unsigned char b0 = byte(pos);
-  length = 1;
-  if (b0 < 0x80) return b0;
-  std::size_t n = 0;
-  char32_t c = 0;
-  if ((b0 & 0xE0) == 0xC0) {
-    n = 2;
-    c = b0 & 0x1F;
-  } else if ((b0 & 0xF0) == 0xE0) {
-    n = 3;
-    c = b0 & 0x0F;
-  } else if ((b0 & 0xF8) == 0xF0) {
-    n = 4;
-    c = b0 & 0x07;
-  } else {
-    return 0xFFFD;
-  }
-  if (pos + n > s.size()) return 0xFFFD;
-  for (std::size_t i = 1; i < n; ++i) {
-    if ((byte(pos + i) & 0xC0) != 0x80) return 0xFFFD;
-    c = (c << 6) | (byte(pos + i) & 0x3F);
-  }
-  // Overlong forms, surrogates and values beyond Unicode are malformed.
-  static constexpr std::array<char32_t, 5> kMin = {0, 0, 0x80, 0x800, 0x10000};
-  if (c < kMin[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0xFFFD;
-  length = n;
-  return c;
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
-bool is_cjk(char32_t c) {
-  return (c >= 0x2E80 && c <= 0x2FDF)        // radicals
-         || (c >= 0x3000 && c <= 0x303F)     // CJK symbols and punctuation
-         || (c >= 0x3040 && c <= 0x30FF)     // hiragana, katakana
-         || (c >= 0x3100 && c <= 0x31FF)     // bopomofo, kanbun, katakana extensions
-         || (c >= 0x3400 && c <= 0x4DBF)     // extension A
-         || (c >= 0x4E00 && c <= 0x9FFF)     // unified ideographs
-         || (c >= 0xAC00 && c <= 0xD7AF)     // hangul syllables
-         || (c >= 0xF900 && c <= 0xFAFF)     // compatibility ideographs
-         || (c >= 0xFF00 && c <= 0xFFEF)     // full-width and half-width forms
-         || (c >= 0x20000 && c <= 0x3FFFF);  // supplementary ideographic planes
-}
 
 namespace {
 

@@ -1,21 +1,20 @@
-// Character-level facts the converter needs: UTF-8 decoding/encoding, which characters are CJK
-// text, and the Unicode mathematical alphabets that \mathbf, \mathbb, \mathcal ... map letters to.
+// Character-level facts the converter needs: UTF-8 and CJK (from text/unicode), and the Unicode
+// mathematical alphabets that \mathbf, \mathbb, \mathcal ... map letters to.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
+#include "text/unicode.hpp"
+
 namespace bb::math {
 
-// Decodes one code point at `pos`; sets `length` to the bytes consumed (at least 1). Returns
-// U+FFFD for malformed input (and length 1), so callers can report it and move on.
-char32_t decode_utf8(std::string_view s, std::size_t pos, std::size_t& length);
-void append_utf8(std::string& out, char32_t c);
-
-// Han, kana, hangul, CJK punctuation and full-width forms: typed directly in a formula, these are
-// words, not variables, and become <mtext>.
-bool is_cjk(char32_t c);
+// UTF-8 and scripts come from the one ICU-backed module: a CJK character typed directly in a formula
+// is a word, not a variable, and becomes <mtext>.
+using text::append_utf8;
+using text::decode_utf8;
+using text::is_cjk;
 
 // The fonts TeX math offers. Normal means upright (\mathrm); the others map to the Unicode
 // Mathematical Alphanumeric Symbols block, which renders without relying on `mathvariant`

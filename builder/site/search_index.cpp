@@ -20,6 +20,8 @@
 #include <unordered_map>
 
 #include "output/staging.hpp"
+#include "text/escape.hpp"
+#include "text/unicode.hpp"
 
 namespace bb::site {
 
@@ -27,39 +29,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-    return;
-  }
-  char buf[4];
-  std::int32_t n = 0;
-  UBool error = false;
-  U8_APPEND(reinterpret_cast<std::uint8_t*>(buf), n, 4, static_cast<UChar32>(c), error);
-  if (!error) out.append(buf, static_cast<std::size_t>(n));
-}
-
-std::string to_utf8(std::u32string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char32_t c : s) append_utf8(out, c);
-  return out;
-}
-
 // Calls f(code point) for each code point of UTF-8 text (an ill-formed sequence gives U+FFFD, as
 // ICU's conversions do).
 template <typename F>
 void for_each_code_point(std::string_view utf8, F&& f) {
-  const auto* s = reinterpret_cast<const std::uint8_t*>(utf8.data());
-  const auto n = static_cast<std::int32_t>(utf8.size());
-  for (std::int32_t i = 0; i < n;) {
-    if (s[i] < 0x80) {
-      f(static_cast<char32_t>(s[i++]));
-      continue;
+  for (std::size_t i = 0; i < utf8.size();) {
+    const auto byte = static_cast<unsigned char>(utf8[i]);
+    if (byte < 0x80) {
+      f(static_cast<char32_t>(byte));
+      ++i;
+    } else {
+      f(text::next_code_point(utf8, i));
     }
-    UChar32 c;
-    U8_NEXT_OR_FFFD(s, i, n, c);
-    f(static_cast<char32_t>(c));
   }
 }
 
@@ -185,7 +166,7 @@ std::string stored_form(std::string_view utf8) {
     if (is_control(c)) return;
     if (space) out += ' ';
     space = false;
-    append_utf8(out, c);
+    text::append_utf8(out, c);
   });
   return out;
 }
@@ -226,29 +207,6 @@ std::string gzip(std::string_view data) {
   return out;
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static constexpr char hex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[(c >> 4) & 0xf];
-          out += hex[c & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
 std::size_t common_prefix(std::u32string_view a, std::u32string_view b) {
   std::size_t n = 0;
   while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
@@ -279,33 +237,9 @@ void append_block_text(const doc::Node& n, std::string& out) {
 
 }  // namespace
 
-bool is_cjk(char32_t c) {
-  if (c < 0x1100) return false;
-  return (c >= 0x4E00 && c <= 0x9FFF) ||               // Unified ideographs (the common case first)
-         (c >= 0x1100 && c <= 0x11FF) ||               // Hangul Jamo
-         (c >= 0x2E80 && c <= 0x2FDF) ||               // CJK and Kangxi radicals
-         c == 0x3005 || c == 0x3006 || c == 0x3007 ||  // 々 〆 〇
-         (c >= 0x3021 && c <= 0x3029) ||               // Hangzhou numerals
-         (c >= 0x3038 && c <= 0x303B) ||               //
-         (c >= 0x3041 && c <= 0x3096) ||               // Hiragana
-         (c >= 0x309D && c <= 0x309F) ||               //
-         (c >= 0x30A1 && c <= 0x30FA) ||               // Katakana
-         (c >= 0x30FC && c <= 0x30FF) ||               //
-         (c >= 0x3105 && c <= 0x312F) ||               // Bopomofo
-         (c >= 0x3131 && c <= 0x318E) ||               // Hangul compatibility Jamo
-         (c >= 0x31A0 && c <= 0x31BF) ||               // Bopomofo extended
-         (c >= 0x31F0 && c <= 0x31FF) ||               // Katakana extension
-         (c >= 0x3400 && c <= 0x4DBF) ||               // Extension A
-         (c >= 0xA960 && c <= 0xA97F) ||               // Hangul Jamo extended A
-         (c >= 0xAC00 && c <= 0xD7AF) ||               // Hangul syllables
-         (c >= 0xD7B0 && c <= 0xD7FF) ||               // Hangul Jamo extended B
-         (c >= 0xF900 && c <= 0xFAFF) ||               // Compatibility ideographs
-         (c >= 0x20000 && c <= 0x3FFFF);               // Extensions B–H
-}
-
 bool is_word_char(char32_t c) {
   if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
-  if (is_cjk(c)) return false;
+  if (text::is_cjk_letter(c)) return false;
   return (U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_L_MASK | U_GC_N_MASK | U_GC_M_MASK)) != 0;
 }
 
@@ -324,8 +258,8 @@ void scan(std::u32string_view f, Word&& word, Run&& run) {
   std::size_t i = 0;
   while (i < f.size()) {
     std::size_t j = i;
-    if (is_cjk(f[i])) {
-      while (j < f.size() && is_cjk(f[j])) ++j;
+    if (text::is_cjk_letter(f[i])) {
+      while (j < f.size() && text::is_cjk_letter(f[j])) ++j;
       run(f.substr(i, j - i));
     } else if (is_word_char(f[i])) {
       while (j < f.size() && is_word_char(f[j])) ++j;
@@ -344,12 +278,12 @@ std::vector<Token> tokenize(std::string_view utf8) {
   scan(
       fold(utf8),
       [&](std::u32string_view w) {
-        out.push_back({to_utf8(w), TokenKind::Word});
+        out.push_back({text::to_utf8(w), TokenKind::Word});
       },
       [&](std::u32string_view r) {
         for (std::size_t k = 0; k + 1 < r.size(); ++k)
-          out.push_back({to_utf8(r.substr(k, 2)), TokenKind::Bigram});
-        out.push_back({to_utf8(r.substr(r.size() - 1)), TokenKind::Unigram});
+          out.push_back({text::to_utf8(r.substr(k, 2)), TokenKind::Bigram});
+        out.push_back({text::to_utf8(r.substr(r.size() - 1)), TokenKind::Unigram});
       });
   return out;
 }
@@ -606,10 +540,10 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
     for (std::size_t i = 0; i < cjk_ids.size();) {
       const auto first = static_cast<char32_t>(terms.cjk_key(cjk_ids[i]) >> 21);
       std::string& out = shards[first % cjk_shards];
-      append_utf8(out, first);
+      text::append_utf8(out, first);
       for (; i < cjk_ids.size() && (terms.cjk_key(cjk_ids[i]) >> 21) == first; ++i) {
         const auto second = static_cast<char32_t>(terms.cjk_key(cjk_ids[i]) & 0x1FFFFF);
-        if (second != 0) append_utf8(out, second);
+        if (second != 0) text::append_utf8(out, second);
         out += encoded[cjk_ids[i]];
       }
       out += '\n';
@@ -658,7 +592,7 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
       std::size_t shared = std::min<std::size_t>(common_prefix(previous[f], w), kDigits.size() - 1);
       std::string& out = word_files[f];
       out += kDigits[shared];
-      out += to_utf8(w.substr(shared));
+      out += text::to_utf8(w.substr(shared));
       out += '\t';
       out += encoded[t];
       out += '\n';
@@ -689,7 +623,7 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
       } else {
         chunk += ',';
       }
-      append_json_string(chunk, texts[s]);
+      text::append_json_quoted(chunk, texts[s]);
       ++count;
     }
     flush();
@@ -697,7 +631,7 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
 
   // docs.json: everything a query needs before it fetches postings.
   std::string docs = "{\"version\":1,\"lang\":";
-  append_json_string(docs, lang);
+  text::append_json_quoted(docs, lang);
   std::vector<std::pair<std::string, std::string>> chapters;  // (title, page), in order of appearance
   std::map<std::pair<std::string, std::string>, std::size_t> chapter_index;
   std::vector<std::size_t> chapter_of(sections.size());
@@ -714,18 +648,18 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
   docs += ",\n\"chapters\":[";
   for (std::size_t c = 0; c < chapters.size(); ++c) {
     docs += c ? ",\n[" : "[";
-    append_json_string(docs, chapters[c].first);
+    text::append_json_quoted(docs, chapters[c].first);
     docs += ',';
-    append_json_string(docs, chapters[c].second);
+    text::append_json_quoted(docs, chapters[c].second);
     docs += ']';
   }
   docs += "],\n\"sections\":[";
   for (std::size_t s = 0; s < sections.size(); ++s) {
     docs += s ? ",\n[" : "[";
     docs += std::to_string(chapter_of[s]) + ',';
-    append_json_string(docs, sections[s].anchor);
+    text::append_json_quoted(docs, sections[s].anchor);
     docs += ',';
-    append_json_string(docs, titles[s]);
+    text::append_json_quoted(docs, titles[s]);
     docs += ']';
   }
   docs += "],\n\"chunks\":[";
@@ -736,7 +670,7 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
   for (auto& [key, file] : file_of_key) {
     if (!first) docs += ',';
     first = false;
-    append_json_string(docs, to_utf8(key));
+    text::append_json_quoted(docs, text::to_utf8(key));
     docs += ':' + std::to_string(file);
   }
   docs += "}}\n";

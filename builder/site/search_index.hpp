@@ -64,8 +64,6 @@ std::vector<SearchSection> search_sections(const doc::Node& chapter_root, const 
 // Folding code point by code point keeps a map back to the original text for highlighting.
 std::u32string fold(std::string_view utf8);
 
-// Han, Kana, Hangul and Bopomofo: the characters indexed by bigrams rather than words.
-bool is_cjk(char32_t c);
 // Letters, digits and marks (Unicode L, N, M) that are not CJK: the characters of words.
 bool is_word_char(char32_t c);
 

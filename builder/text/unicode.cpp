@@ -71,7 +71,8 @@ bool valid_utf8(std::string_view s, std::size_t* bad) {
 }
 
 bool is_cjk(char32_t c) {
-  if (c < 0x2E80) return false;  // every CJK script and punctuation starts at or above U+2E80
+  if (c >= 0x4E00 && c <= 0x9FFF) return true;  // the unified ideographs, without asking ICU
+  if (c < 0x1100) return false;                 // Hangul Jamo is the first CJK block
   UErrorCode status = U_ZERO_ERROR;
   switch (uscript_getScript(static_cast<UChar32>(c), &status)) {
     case USCRIPT_HAN:
@@ -87,6 +88,18 @@ bool is_cjk(char32_t c) {
   return width == U_EA_FULLWIDTH ||
          (width == U_EA_WIDE && u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_IDEOGRAPHIC)) ||
          (c >= 0x3000 && c <= 0x303F);
+}
+
+bool is_cjk_letter(char32_t c) {
+  if (c >= 0x4E00 && c <= 0x9FFF) return true;
+  if (c < 0x1100) return false;
+  const auto u = static_cast<UChar32>(c);
+  if ((U_GET_GC_MASK(u) & (U_GC_L_MASK | U_GC_N_MASK | U_GC_M_MASK)) == 0) return false;
+  // Script_Extensions, so that marks shared by both kanas (ー, ゛) count too.
+  for (UScriptCode script :
+       {USCRIPT_HAN, USCRIPT_HIRAGANA, USCRIPT_KATAKANA, USCRIPT_HANGUL, USCRIPT_BOPOMOFO})
+    if (uscript_hasScript(u, script)) return true;
+  return false;
 }
 
 int char_width(char32_t c) {

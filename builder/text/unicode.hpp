@@ -23,6 +23,9 @@ bool valid_utf8(std::string_view s, std::size_t* bad = nullptr);
 // Han, Hiragana, Katakana, Hangul, Bopomofo (by Unicode script), CJK punctuation and full-width
 // forms (East Asian Width F): text that is set without spaces between words.
 bool is_cjk(char32_t c);
+// The letters and digits of those scripts only (no punctuation, no full-width Latin): what a search
+// index cuts into bigrams because the text has no spaces between words.
+bool is_cjk_letter(char32_t c);
 
 // Columns a character takes in a monospaced CJK-aware layout: 2 for East Asian Wide and Fullwidth,
 // 0 for combining marks and controls, 1 otherwise.

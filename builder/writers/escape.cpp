@@ -1,31 +1,7 @@
-// Escaping for HTML/XHTML text and attributes, and id sanitising.
+// Escaping for LaTeX text, URLs and labels (XML escaping lives in text/escape).
 #include "writers/escape.hpp"
 
 #include <cctype>
-
-namespace bb::writers {
-
-void append_escaped_xml(std::string& out, std::string_view s) {
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-}
-
-std::string escape_xml(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 16);
-  append_escaped_xml(out, s);
-  return out;
-}
-
-}  // namespace bb::writers
 
 namespace bb::writers {
 

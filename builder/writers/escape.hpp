@@ -5,16 +5,15 @@
 #include <string_view>
 
 #include "doc/ids.hpp"
+#include "text/escape.hpp"
 #include "text/url.hpp"
 
 namespace bb::writers {
 
-// Text content and attribute values for HTML5 and XHTML (&, <, >, " and ' are escaped).
-std::string escape_xml(std::string_view s);
-void append_escaped_xml(std::string& out, std::string_view s);
-
-// The tree's id rule and URL decoding, which the writers use with their escaping.
+// XML escaping, the tree's id rule and URL decoding, which the writers use with their own escaping.
 using doc::sanitize_id;
+using text::append_escaped_xml;
+using text::escape_xml;
 using text::percent_decode;
 
 // LaTeX text for XeLaTeX (UTF-8 passes through): the ten specials \ { } $ & # ^ _ % ~ become

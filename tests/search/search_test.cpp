@@ -13,6 +13,7 @@
 
 #include "markdown/frontend.hpp"
 #include "site/search_index.hpp"
+#include "text/unicode.hpp"
 
 namespace bb {
 namespace {
@@ -89,10 +90,10 @@ TEST(SearchTokens, FoldIsCaseAndWidthInsensitive) {
   EXPECT_EQ(site::fold("ПАМЯТЬ"), site::fold("память"));
   EXPECT_EQ(site::fold("Cafe\u0301"), site::fold("café"));
   EXPECT_EQ(site::fold("Ⅻ ﬁ İ"), site::fold("xii fi i\u0307"));
-  EXPECT_TRUE(site::is_cjk(U'计'));
-  EXPECT_TRUE(site::is_cjk(U'カ'));
-  EXPECT_TRUE(site::is_cjk(U'한'));
-  EXPECT_FALSE(site::is_cjk(U'，'));
+  EXPECT_TRUE(text::is_cjk_letter(U'计'));
+  EXPECT_TRUE(text::is_cjk_letter(U'カ'));
+  EXPECT_TRUE(text::is_cjk_letter(U'한'));
+  EXPECT_FALSE(text::is_cjk_letter(U'，'));
   EXPECT_FALSE(site::is_word_char(U'计'));
   EXPECT_TRUE(site::is_word_char(U'ё'));
   EXPECT_FALSE(site::is_word_char(U'-'));

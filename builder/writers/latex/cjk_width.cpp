@@ -4,26 +4,9 @@
 #include <algorithm>
 #include <string_view>
 
+#include "text/unicode.hpp"
+
 namespace bb::writers::cjk {
-
-char32_t next_codepoint(std::string_view s, std::size_t& i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  std::size_t len = c < 0x80             ? 1
-                    : (c & 0xE0) == 0xC0 ? 2
-                    : (c & 0xF0) == 0xE0 ? 3
-                    : (c & 0xF8) == 0xF0 ? 4
-                                         : 1;
-  if (i + len > s.size()) len = 1;
-  char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
-  for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  i += len;
-  return cp;
-}
-
-bool is_cjk(char32_t cp) {
-  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
-         (cp >= 0xFF00 && cp <= 0xFFEF) || (cp >= 0x20000 && cp <= 0x3FFFF);
-}
 
 namespace {
 
@@ -32,25 +15,16 @@ double latin_width(char32_t cp) {
   return cp >= 'A' && cp <= 'Z' ? 1.4 : 1.0;
 }
 
+// East Asian Wide and Fullwidth characters count double, combining marks nothing (text::char_width).
+double char_units(char32_t cp) {
+  return cp < 0x80 ? latin_width(cp) : text::char_width(cp);
+}
+
 }  // namespace
 
 double display_width(std::string_view s) {
   double w = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      w += latin_width(c);
-    } else if ((c & 0xE0) == 0xC0) {
-      w += 1;
-      i += 1;
-    } else if ((c & 0xF0) == 0xE0) {
-      w += 2;
-      i += 2;
-    } else {
-      w += 2;
-      i += 3;
-    }
-  }
+  for (std::size_t i = 0; i < s.size();) w += char_units(text::next_code_point(s, i));
   return w;
 }
 
@@ -75,7 +49,7 @@ double longest_word(std::string_view s) {
   double best = 0, run = 0;
   bool after_space = true, prev_wide = false, prev_open = false;
   for (std::size_t i = 0; i < s.size();) {
-    const char32_t cp = next_codepoint(s, i);
+    const char32_t cp = text::next_code_point(s, i);
     if (cp == ' ') {
       run = 0;
       after_space = true;
@@ -83,10 +57,10 @@ double longest_word(std::string_view s) {
     }
     // Letters (Latin, Greek, Cyrillic) join a word; a break is allowed before and after a wide
     // character, except before closing and after opening punctuation.
-    const bool wide = cp >= 0x800;
+    const bool wide = text::char_width(cp) == 2;
     const bool joins = !after_space && (prev_open || (wide ? no_break_before(cp) : !prev_wide));
     if (!joins) run = 0;
-    run += wide ? 2 : latin_width(cp);
+    run += char_units(cp);
     best = std::max(best, run);
     after_space = false;
     prev_wide = wide;

@@ -1,5 +1,4 @@
-// How wide text is when set in print, and which characters need CJK text fonts: the LaTeX writer's
-// measure for choosing table columns and for wrapping CJK inside math in \text{}.
+// How wide text is when set in print: the LaTeX writer's measure for choosing table columns.
 #pragma once
 
 #include <cstddef>
@@ -7,13 +6,8 @@
 
 namespace bb::writers::cjk {
 
-// Decodes the UTF-8 sequence at s[i] (advancing i past it); invalid bytes decode as themselves.
-char32_t next_codepoint(std::string_view s, std::size_t& i);
-
-// CJK ideographs, kana, hangul, CJK punctuation and full-width forms: set by the CJK text font.
-bool is_cjk(char32_t cp);
-
-// Display width of a cell's text in "Latin character" units (CJK and full-width count double),
+// Display width of a cell's text in "Latin character" units (East Asian Wide and Fullwidth count
+// double, by ICU; Latin capitals a little more than one),
 // used to choose table column widths.
 double display_width(std::string_view s);
 

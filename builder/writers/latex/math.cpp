@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "math/mathml.hpp"
+#include "text/unicode.hpp"
 #include "writers/escape.hpp"
-#include "writers/latex/cjk_width.hpp"
 
 namespace bb::writers {
 
@@ -73,12 +73,12 @@ std::string latex_math(std::string_view tex) {
       continue;
     }
     std::size_t k = i;
-    char32_t cp = cjk::next_codepoint(tex, k);
-    if (!in_text && cjk::is_cjk(cp)) {
+    char32_t cp = text::next_code_point(tex, k);
+    if (!in_text && text::is_cjk(cp)) {
       std::size_t end = k;
       while (end < tex.size()) {
         std::size_t probe = end;
-        if (!cjk::is_cjk(cjk::next_codepoint(tex, probe))) break;
+        if (!text::is_cjk(text::next_code_point(tex, probe))) break;
         end = probe;
       }
       out += "\\text{";

@@ -1,0 +1,80 @@
+// The text utilities every module shares (builder/text): scripts and widths from ICU, UTF-8,
+// XML and JSON escaping, URL classification.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "text/escape.hpp"
+#include "text/unicode.hpp"
+#include "text/url.hpp"
+
+namespace bb::text {
+namespace {
+
+TEST(TextScripts, CjkIncludesPunctuationAndFullWidthForms) {
+  for (char32_t c : {U'计', U'算', U'か', U'カ', U'한', U'ᄀ', U'ㄅ', U'，', U'。', U'「', U'Ｇ', U'𠀀'})
+    EXPECT_TRUE(is_cjk(c)) << "U+" << std::hex << static_cast<unsigned>(c);
+  for (char32_t c : {U'a', U'é', U'ж', U'α', U'—', U'→', U'∑', U' '})
+    EXPECT_FALSE(is_cjk(c)) << "U+" << std::hex << static_cast<unsigned>(c);
+}
+
+TEST(TextScripts, CjkLettersExcludePunctuation) {
+  for (char32_t c : {U'计', U'か', U'カ', U'ー', U'々', U'〇', U'한', U'ᄀ', U'ㄅ', U'𠀀'})
+    EXPECT_TRUE(is_cjk_letter(c)) << "U+" << std::hex << static_cast<unsigned>(c);
+  for (char32_t c : {U'，', U'。', U'「', U'、', U'a', U'ж', U'１'})
+    EXPECT_FALSE(is_cjk_letter(c)) << "U+" << std::hex << static_cast<unsigned>(c);
+}
+
+TEST(TextWidth, EastAsianWidthFromIcu) {
+  EXPECT_EQ(display_width("abc"), 3);
+  EXPECT_EQ(display_width("计算"), 4);
+  EXPECT_EQ(display_width("，"), 2);
+  EXPECT_EQ(display_width("—→"), 2);       // three UTF-8 bytes each, one column each
+  EXPECT_EQ(display_width("e\u0301"), 1);  // a combining mark takes no column
+  EXPECT_EQ(display_width("жж"), 2);
+}
+
+TEST(TextUtf8, MalformedInputDecodesToReplacementOneByteAtATime) {
+  std::size_t length = 0;
+  EXPECT_EQ(decode_utf8("\xE8\xAE", 0, length), U'\uFFFD');  // truncated
+  EXPECT_EQ(length, 1u);
+  EXPECT_EQ(decode_utf8("\xC0\xAF", 0, length), U'\uFFFD');      // overlong '/'
+  EXPECT_EQ(decode_utf8("\xED\xA0\x80", 0, length), U'\uFFFD');  // a surrogate
+  EXPECT_EQ(decode_utf8("计", 0, length), U'计');
+  EXPECT_EQ(length, 3u);
+  EXPECT_EQ(to_utf8(to_utf32("a计𠀀")), "a计𠀀");
+  std::size_t bad = 0;
+  EXPECT_FALSE(valid_utf8("ok\xFF", &bad));
+  EXPECT_EQ(bad, 2u);
+}
+
+TEST(TextEscape, XmlEscapesTheFiveSpecials) {
+  EXPECT_EQ(escape_xml(R"(<a href="x">'&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(escape_xml("计算"), "计算");
+}
+
+TEST(TextEscape, JsonStringsRoundTripThroughAParser) {
+  const std::string tricky =
+      std::string("quote \" backslash \\ newline \n tab \t nul ") + '\0' + " 计算 \x01";
+  const std::string quoted = json_quote(tricky);
+  EXPECT_EQ(nlohmann::json::parse(quoted).get<std::string>(), tricky);
+  EXPECT_NE(quoted.find("计算"), std::string::npos);  // UTF-8 is written as is
+  EXPECT_NE(quoted.find("\\u0001"), std::string::npos);
+  // Invalid UTF-8 does not throw: it is replaced.
+  EXPECT_EQ(nlohmann::json::parse(json_quote("a\xFF")).get<std::string>(), "a\uFFFD");
+}
+
+TEST(TextUrl, ClassifiesWhatABrowserWouldRun) {
+  EXPECT_EQ(classify_url(""), UrlKind::Empty);
+  EXPECT_EQ(classify_url("#x"), UrlKind::Fragment);
+  EXPECT_EQ(classify_url("figures/a.svg"), UrlKind::Relative);
+  EXPECT_EQ(classify_url("/x"), UrlKind::RootRelative);
+  EXPECT_EQ(classify_url("//host/x"), UrlKind::External);
+  EXPECT_EQ(classify_url("HTTPS://example.org"), UrlKind::External);
+  EXPECT_EQ(classify_url("data:image/png;base64,AA"), UrlKind::Data);
+  EXPECT_EQ(classify_url(" java\tscript:alert(1)"), UrlKind::Script);
+  EXPECT_EQ(classify_url("VBScript:x"), UrlKind::Script);
+}
+
+}  // namespace
+}  // namespace bb::text
