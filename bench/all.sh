@@ -6,7 +6,8 @@
 # the ratios peer / bookbuild. "Warm" runs rebuild into an output folder that already holds the
 # previous build and its figure cache; "cold" runs start from an empty output folder (no figure
 # cache), and are reported separately. The peers keep no cache, so their one figure serves both.
-# Usage: bench/all.sh [BOOKBUILD] [BOOK]   (RUNS=5 warm rounds, COLD=3 cold rounds by default)
+# Usage: bench/all.sh [BOOKBUILD] [BOOK]   (RUNS=5 warm rounds, COLD=3 cold rounds by default;
+#        ONLY=REGEX keeps the jobs whose name matches, e.g. ONLY=site or ONLY='^epub')
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bookbuild="$(realpath "${1:-$here/build-release/builder/bookbuild}")"
@@ -48,8 +49,17 @@ for kind in epub latex; do
     fi
   done
 done
-peers=("MkDocs Material" )
+peers=("MkDocs Material")
 for ((j = 1; j < ${#jobs[@]}; j++)); do peers+=("Pandoc"); done
+if [[ -n "${ONLY:-}" ]]; then
+  keep_jobs=() keep_bb=() keep_peer=() keep_peers=()
+  for ((j = 0; j < ${#jobs[@]}; j++)); do
+    [[ "${jobs[$j]}" =~ $ONLY ]] || continue
+    keep_jobs+=("${jobs[$j]}") keep_bb+=("${bb_cmd[$j]}") keep_peer+=("${peer_cmd[$j]}") keep_peers+=("${peers[$j]}")
+  done
+  ((${#keep_jobs[@]})) || { echo "ONLY=$ONLY matches none of: ${jobs[*]}"; exit 1; }
+  jobs=("${keep_jobs[@]}") bb_cmd=("${keep_bb[@]}") peer_cmd=("${keep_peer[@]}") peers=("${keep_peers[@]}")
+fi
 
 # bb JOB DIR: bookbuild's job into DIR; peer JOB: the peer's.
 bb() { measure "$bookbuild" -q --book "$book" --out "$2" ${bb_cmd[$1]}; }

@@ -135,7 +135,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math", "site", "epub", "pdf"}));
   sub->add_option("--file", opt->epubs,
                   "check epub: the EPUB to check (repeatable; default: <out>/epub/*.epub)");
-  sub->add_option("--edition", opt->editions, "Only these editions (repeatable)");
+  add_edition_option(sub, opt->editions);
   sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
   sub->add_flag("--strict", opt->strict,
                 "numbers: a number with a unit that is not computed or bound is an error");

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -25,6 +26,9 @@ struct Context {
   GlobalOptions global;
   int exit_code = 0;
 };
+
+// `--edition E` (repeatable): the editions a subcommand builds or checks; none given means all.
+void add_edition_option(CLI::App* sub, std::vector<std::string>& editions);
 
 void add_site_command(CLI::App& app, Context& ctx);
 void add_epub_command(CLI::App& app, Context& ctx);

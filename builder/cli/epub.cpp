@@ -34,7 +34,7 @@ epub::MathRenderer math_renderer() {
 void add_epub_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<EpubCommand>();
   CLI::App* sub = app.add_subcommand("epub", "Write an EPUB 3 per edition into <out>/epub");
-  sub->add_option("--edition", opt->editions, "Only these editions (repeatable; default: all)");
+  add_edition_option(sub, opt->editions);
   sub->add_flag("--all", opt->all, "Every edition (the default when no --edition is given)");
   sub->add_option("--name", opt->name,
                   "File name stem (default: the repository's or the book folder's name)");

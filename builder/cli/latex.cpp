@@ -11,7 +11,7 @@ namespace bb::cli {
 void add_latex_command(CLI::App& app, Context& ctx) {
   auto editions = std::make_shared<std::vector<std::string>>();
   CLI::App* sub = app.add_subcommand("latex", "Write LaTeX for XeLaTeX into <out>/latex/<edition>/");
-  sub->add_option("--edition", *editions, "Only these editions (repeatable; default: all)");
+  add_edition_option(sub, *editions);
   sub->callback([&ctx, editions] {
     BookSession s;
     if (s.load(ctx, *editions) && !s.diags.has_errors()) {

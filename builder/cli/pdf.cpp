@@ -12,7 +12,7 @@ namespace bb::cli {
 void add_pdf_command(CLI::App& app, Context& ctx) {
   auto editions = std::make_shared<std::vector<std::string>>();
   CLI::App* sub = app.add_subcommand("pdf", "Typeset the PDF with XeLaTeX into <out>/pdf/");
-  sub->add_option("--edition", *editions, "Only these editions (repeatable; default: all)");
+  add_edition_option(sub, *editions);
   sub->callback([&ctx, editions] {
     // Checked first: without XeLaTeX there is nothing this command can do (exit 2, as for bad usage).
     latex::require_xelatex();

@@ -184,7 +184,7 @@ void add_site_command(CLI::App& app, Context& ctx) {
   sub->add_flag("--serve", opt->serve, "Serve the site, rebuild on changes and reload open pages");
   sub->add_option("--host", opt->host, "Address to listen on (default 127.0.0.1: this machine only)");
   sub->add_option("--port", opt->port, "Port to listen on (default 8000)")->check(CLI::Range(1, 65535));
-  sub->add_option("--edition", opt->editions, "Only these editions (repeatable)");
+  add_edition_option(sub, opt->editions);
   sub->callback([&ctx, opt] {
     auto t0 = std::chrono::steady_clock::now();
     BookSession s;

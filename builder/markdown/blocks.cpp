@@ -32,6 +32,12 @@ void Converter::blocks(cmark_node* parent, std::vector<Node>& out) {
   group(out);
 }
 
+Node Converter::container(Kind kind, cmark_node* n) {
+  Node c(kind, loc(n));
+  blocks(n, c.children);
+  return c;
+}
+
 Node Converter::block(cmark_node* n) {
   switch (cmark_node_get_type(n)) {
     case CMARK_NODE_PARAGRAPH: {
@@ -52,11 +58,7 @@ Node Converter::block(cmark_node* n) {
       apply_trailing_attributes(h, h.children);
       return h;
     }
-    case CMARK_NODE_BLOCK_QUOTE: {
-      Node q(Kind::BlockQuote, loc(n));
-      blocks(n, q.children);
-      return q;
-    }
+    case CMARK_NODE_BLOCK_QUOTE: return container(Kind::BlockQuote, n);
     case CMARK_NODE_LIST: {
       bool ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
       Node l(ordered ? Kind::OrderedList : Kind::BulletList, loc(n));
@@ -65,11 +67,7 @@ Node Converter::block(cmark_node* n) {
       blocks(n, l.children);
       return l;
     }
-    case CMARK_NODE_ITEM: {
-      Node i(Kind::ListItem, loc(n));
-      blocks(n, i.children);
-      return i;
-    }
+    case CMARK_NODE_ITEM: return container(Kind::ListItem, n);
     case CMARK_NODE_CODE_BLOCK: return code_block(n);
     case CMARK_NODE_HTML_BLOCK: return html_block(n);
     case CMARK_NODE_THEMATIC_BREAK: return Node(Kind::ThematicBreak, loc(n));

@@ -45,6 +45,8 @@ class Converter {
 
   // blocks.cpp
   void blocks(cmark_node* parent, std::vector<doc::Node>& out);
+  // A node of `kind` holding the converted blocks of `n` (block quotes, list items).
+  doc::Node container(doc::Kind kind, cmark_node* n);
   doc::Node block(cmark_node* n);
   doc::Node code_block(cmark_node* n);
   doc::Node html_block(cmark_node* n);

@@ -42,8 +42,18 @@ std::string escape_latex(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// `mark` and the byte's two hex digits (from `digits`, upper or lower case).
+void append_hex_byte(std::string& out, char mark, unsigned char u, const char* digits) {
+  out += mark;
+  out += digits[u >> 4];
+  out += digits[u & 15];
+}
+
+}  // namespace
+
 std::string escape_latex_url(std::string_view url) {
-  static const char* hex = "0123456789ABCDEF";
   std::string out;
   for (char c : url) {
     unsigned char u = static_cast<unsigned char>(c);
@@ -53,9 +63,7 @@ std::string escape_latex_url(std::string_view url) {
       case '~': out += "\\~"; break;
       default:
         if (c == '\\' || c == '{' || c == '}' || c == '^' || c == ' ' || u < 0x20) {
-          out += '%';
-          out += hex[u >> 4];
-          out += hex[u & 15];
+          append_hex_byte(out, '%', u, "0123456789ABCDEF");  // RFC 3986 prefers upper case
         } else {
           out += c;
         }
@@ -65,16 +73,13 @@ std::string escape_latex_url(std::string_view url) {
 }
 
 std::string latex_label(std::string_view key) {
-  static const char* hex = "0123456789abcdef";
   std::string out;
   for (char c : key) {
     unsigned char u = static_cast<unsigned char>(c);
     if ((u < 0x80 && std::isalnum(u)) || c == '-' || c == ':' || c == '.' || c == '_') {
       out += c;
     } else {
-      out += '+';
-      out += hex[u >> 4];
-      out += hex[u & 15];
+      append_hex_byte(out, '+', u, "0123456789abcdef");
     }
   }
   return out;
