@@ -243,6 +243,15 @@ bool is_word_char(char32_t c) {
   return (U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_L_MASK | U_GC_N_MASK | U_GC_M_MASK)) != 0;
 }
 
+const char* token_kind_name(TokenKind k) {
+  switch (k) {
+    case TokenKind::Word: return "word";
+    case TokenKind::Bigram: return "bigram";
+    case TokenKind::Unigram: return "unigram";
+  }
+  return "?";
+}
+
 std::u32string fold(std::string_view utf8) {
   std::u32string out;
   out.reserve(utf8.size());

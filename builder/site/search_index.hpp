@@ -68,6 +68,9 @@ std::u32string fold(std::string_view utf8);
 bool is_word_char(char32_t c);
 
 enum class TokenKind { Word, Bigram, Unigram };
+// "word", "bigram" or "unigram": the kinds as the tests and tools print them.
+const char* token_kind_name(TokenKind k);
+
 struct Token {
   std::string text;  // UTF-8 of the folded token
   TokenKind kind = TokenKind::Word;

@@ -12,16 +12,7 @@ fs::path epub_fixtures() {
   return BOOKBUILD_EPUB_FIXTURES;
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("bb-figures-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using TempDir = test::TempDir;
 
 unsigned png_width(const std::string& png) {
   // The IHDR chunk follows the 8-byte signature and the chunk's length and type: width at 16..19.

@@ -22,23 +22,15 @@ using namespace bb;
 
 namespace {
 
-const char* kind_name(site::TokenKind k) {
-  switch (k) {
-    case site::TokenKind::Word: return "word";
-    case site::TokenKind::Bigram: return "bigram";
-    case site::TokenKind::Unigram: return "unigram";
-  }
-  return "?";
-}
-
 // Per section: the title's tokens, "|", the text's tokens, "--". One "kind<TAB>text" per line.
 std::string token_dump(const std::vector<site::SearchSection>& sections) {
   std::string out;
   for (const auto& s : sections) {
     for (const auto& t : site::tokenize(s.title))
-      out += std::string(kind_name(t.kind)) + '\t' + t.text + '\n';
+      out += std::string(site::token_kind_name(t.kind)) + '\t' + t.text + '\n';
     out += "|\n";
-    for (const auto& t : site::tokenize(s.text)) out += std::string(kind_name(t.kind)) + '\t' + t.text + '\n';
+    for (const auto& t : site::tokenize(s.text))
+      out += std::string(site::token_kind_name(t.kind)) + '\t' + t.text + '\n';
     out += "--\n";
   }
   return out;

@@ -47,15 +47,6 @@ std::string gunzip(const fs::path& p) {
   return out;
 }
 
-const char* kind_name(site::TokenKind k) {
-  switch (k) {
-    case site::TokenKind::Word: return "word";
-    case site::TokenKind::Bigram: return "bigram";
-    case site::TokenKind::Unigram: return "unigram";
-  }
-  return "?";
-}
-
 struct TokenCase {
   std::string input;
   std::vector<std::string> expected;  // "kind text"
@@ -80,7 +71,7 @@ TEST(SearchTokens, SharedCases) {
   for (const auto& c : cases) {
     std::vector<std::string> got;
     for (const auto& t : site::tokenize(c.input))
-      got.push_back(std::string(kind_name(t.kind)) + " " + t.text);
+      got.push_back(std::string(site::token_kind_name(t.kind)) + " " + t.text);
     EXPECT_EQ(got, c.expected) << "input: " << c.input;
   }
 }

@@ -40,6 +40,22 @@ inline void expect_golden(const std::filesystem::path& golden, const std::string
   EXPECT_EQ(read_file(golden), actual) << "golden file " << golden << " differs";
 }
 
+// A folder of the running test's own (named after the process and the test, so parallel ctest runs
+// never share it), emptied when created and removed when the test ends.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& prefix = "bb") {
+    path = std::filesystem::temp_directory_path() /
+           (prefix + "-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
 struct RunResult {
   int exit_code = -1;
   std::string out;
