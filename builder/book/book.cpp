@@ -26,40 +26,17 @@ const EditionBook* Book::edition(std::string_view id) const {
 
 namespace {
 
-// The words that open hand-numbered captions and callouts: the built-in vocabulary plus every
-// edition's configured labels (their text before `{}`).
+// The words that open hand-numbered captions and callouts: every language's (the front end's
+// default) plus each edition's configured lead words and labels.
 markdown::Options front_end_options(const Config& config) {
   markdown::Options opt;
-  auto add = [](std::vector<std::string>& words, const std::string& pattern) {
-    std::string w = pattern.substr(0, pattern.find("{}"));
-    while (!w.empty() && w.back() == ' ') w.pop_back();
-    if (w.empty()) return;
-    for (const auto& x : words)
-      if (x == w) return;
-    words.push_back(w);
-  };
-  // Captions may be written in any language the tool knows, whatever the edition's language.
-  for (const auto& l : lang::all_languages()) {
-    for (auto [words, kind] : {std::pair{&opt.words.figure, "figure"},
-                               {&opt.words.table, "table"},
-                               {&opt.words.example, "example"},
-                               {&opt.words.experiment, "experiment"},
-                               {&opt.words.think, "think"}})
-      if (auto it = l.lead_words.find(kind); it != l.lead_words.end())
-        for (const auto& w : it->second) add(*words, w);
-  }
   for (const auto& e : config.editions) {
-    for (auto [words, kind] : {std::pair{&opt.words.figure, "figure"},
-                               {&opt.words.table, "table"},
-                               {&opt.words.example, "example"},
-                               {&opt.words.experiment, "experiment"},
-                               {&opt.words.think, "think"}})
-      if (auto it = e.lead_words.find(kind); it != e.lead_words.end())
-        for (const auto& w : it->second) add(*words, w);
-    add(opt.words.figure, e.labels.figure);
-    add(opt.words.table, e.labels.table);
-    add(opt.words.example, e.labels.example);
-    add(opt.words.experiment, e.labels.experiment);
+    for (const auto& [kind, words] : e.lead_words)
+      for (const auto& w : words) opt.words.add(kind, w);
+    opt.words.add("figure", e.labels.figure);
+    opt.words.add("table", e.labels.table);
+    opt.words.add("example", e.labels.example);
+    opt.words.add("experiment", e.labels.experiment);
   }
   return opt;
 }

@@ -11,18 +11,21 @@
 
 namespace bb::markdown {
 
-// Words that introduce hand-numbered captions and callouts, in every language the book uses. The
-// defaults cover zh-Hans, zh-Hant, en and ru; book.toml labels add to them.
+// Words that introduce hand-numbered captions and callouts, per kind.
 struct Vocabulary {
-  std::vector<std::string> figure{"图", "圖", "Figure", "Fig.", "Рис.", "Рисунок"};
-  std::vector<std::string> table{"表", "Table", "Табл.", "Таблица"};
-  std::vector<std::string> example{"例", "Example", "Пример"};
-  std::vector<std::string> experiment{"实验", "實驗", "Experiment", "Эксперимент"};
-  std::vector<std::string> think{"思考", "Think", "Exercise", "Подумайте", "Вопрос"};
+  std::vector<std::string> figure, table, example, experiment, think;
+  // The list of a kind ("figure", "table", "example", "experiment", "think"); nullptr for another.
+  std::vector<std::string>* of(std::string_view kind);
+  // Adds a word unless the kind has it; a label pattern ("Figure {}") adds its text before `{}`.
+  void add(std::string_view kind, std::string_view word);
 };
 
+// The lead words of every language bookbuild knows (languages/*.toml, `[lead-words]`): a caption may
+// be written in any of them, whatever the edition's language. book.toml adds to them.
+const Vocabulary& default_vocabulary();
+
 struct Options {
-  Vocabulary words;
+  Vocabulary words = default_vocabulary();
 };
 
 // Parses Markdown text. `path` is used for diagnostics and node locations only.
