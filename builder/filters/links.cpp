@@ -2,6 +2,7 @@
 #include "filters/links.hpp"
 
 #include "doc/ids.hpp"
+#include "text/slug.hpp"
 #include "text/url.hpp"
 
 namespace bb::filters {
@@ -61,10 +62,40 @@ class LinkResolver {
         t && t->chapter == chapter)
       return t->id;
     auto it = ctx_.ids.find(chapter);
-    std::string id = doc::sanitize_id(text::percent_decode(fragment));
+    const std::string decoded = text::percent_decode(fragment);
+    std::string id = doc::sanitize_id(decoded);
     if (it != ctx_.ids.end() && it->second.count(id)) return id;
+    const auto& slugs = heading_slugs(chapter);
+    if (auto s = slugs.find(decoded); s != slugs.end()) return s->second;
     return std::nullopt;
   }
+
+  // The identifiers GitHub and Pandoc would have given the chapter's headings (text/slug.hpp), each
+  // mapped to the heading's id: manuscripts written for those tools link to headings that way.
+  const std::map<std::string, std::string>& heading_slugs(const std::string& chapter) {
+    auto [it, fresh] = slugs_.try_emplace(chapter);
+    if (!fresh) return it->second;
+    for (const auto& ch : ctx_.edition.chapters) {
+      if (ch.key != chapter) continue;
+      std::map<std::string, int> seen;  // per convention and slug: how often it came before
+      doc::walk(ch.root, [&](const Node& n) {
+        if (n.kind != Kind::Heading || n.id.empty()) return;
+        // The heading as written: a typed number was moved out of the text into `number`.
+        const std::string title = doc::plain_text(n.children);
+        auto forms = text::heading_slugs(title);
+        if (!n.number.empty())
+          for (auto& f : text::heading_slugs(n.number + " " + title)) forms.push_back(std::move(f));
+        for (std::size_t k = 0; k < forms.size(); ++k) {
+          int& count = seen[std::to_string(k) + forms[k]];
+          it->second.try_emplace(count ? forms[k] + "-" + std::to_string(count) : forms[k], n.id);
+          ++count;
+        }
+      });
+    }
+    return it->second;
+  }
+
+  std::map<std::string, std::map<std::string, std::string>> slugs_;  // chapter → slug → id
 
   void to_chapter(Node& n, const std::string& chapter, const std::string& fragment) {
     auto id = anchor(chapter, fragment);

@@ -1,4 +1,5 @@
-// Resolver cases (tests/resolve/cases/<case>/): the destinations and diagnostics of the resolved book
+// Resolver cases (tests/resolve/cases/<case>/): the numbers and ids of numbered things, the
+// destinations of links and references, and the diagnostics of the resolved book
 // against expected.txt, and the site, EPUB and LaTeX of the same book checked to carry every id a
 // reference or link points to — the test that keeps the three outputs from drifting apart.
 #include <regex>
@@ -49,6 +50,12 @@ std::string dump(const Resolved& r) {
     for (const auto& c : eb.chapters) {
       std::string where = fs::relative(c.path, r.book.config.root).generic_string();
       doc::walk(c.root, [&](const doc::Node& n) {
+        // Numbered things: the id every output writes and the number a reader sees.
+        if (!n.number.empty()) {
+          out += where + ":" + std::to_string(n.loc.line) + ":" + std::to_string(n.loc.col) + " " +
+                 doc::kind_name(n.kind) + " id=" + n.id + " number=" + n.number + "\n";
+          return;
+        }
         bool broken = n.kind == doc::Kind::Span && n.has_class("broken-link");
         if (n.kind != doc::Kind::Link && n.kind != doc::Kind::Image && n.kind != doc::Kind::CrossRef &&
             !broken)
