@@ -96,7 +96,10 @@ std::vector<ScenarioProblem> check_scenario_references(const Data& data,
   // Edges of the dependency graph, each with the place of the argument that makes it.
   std::map<std::string, std::vector<std::pair<std::string, std::pair<int, int>>>> deps;
   for (const auto& s : scenarios) {
-    for (const auto& [key, value] : s.args.items()) {
+    for (const auto& item : s.args.items()) {
+      // Named copies: clang 14 (the fuzz build) cannot capture structured bindings in a lambda.
+      const std::string& key = item.key();
+      const auto& value = item.value();
       if (!is_formula(value)) continue;
       auto at = s.arg_at.count(key) ? s.arg_at.at(key) : std::pair<int, int>{s.line, 1};
       auto problem = [&](const std::string& msg) {
