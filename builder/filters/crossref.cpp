@@ -296,9 +296,11 @@ class Resolver {
     }
   }
 
-  // The bold lead of an example/experiment carries its own number ("例 4-1：…"): skip it.
+  // The bold lead of an example/experiment, or a table title, carries its own number ("例 4-1：…"):
+  // skip it.
   void lead_paragraph(Node& b) {
-    if (b.children.empty() || b.children.front().kind != Kind::Strong) {
+    if (b.children.empty() ||
+        (b.children.front().kind != Kind::Strong && b.children.front().kind != Kind::Emph)) {
       inlines(b.children, true);
       return;
     }

@@ -210,7 +210,10 @@ class Numberer {
           blocks(b.children);
           break;
         case Kind::Paragraph:
-          if (b.attr("kind")) callout(b);  // a bold-lead example paragraph
+          if (const std::string* kind = b.attr("kind"); kind && *kind == "table")
+            table_title(b);  // a table title above notes and sub-tables
+          else if (kind)
+            callout(b);  // a bold-lead example paragraph
           break;
         case Kind::BlockQuote:
         case Kind::ListItem:
@@ -379,6 +382,16 @@ class Numberer {
     add(TargetKind::Table, t, label, doc::plain_text(t.caption));
   }
 
+  // A title paragraph standing above a table's notes and sub-tables numbers them as one table; the
+  // id goes on an anchor at the title, where the reader sees the number.
+  void table_title(Node& p) {
+    p.number = tables_.next(p.attr("hand-number"), p.loc, diags_);
+    p.id = id_from_number("tbl", p.number);
+    p.set_attr("label", fill_label(e_.labels.table, p.number));
+    add(TargetKind::Table, p, "", p.attr("title") ? *p.attr("title") : doc::plain_text(p.children));
+    anchor_lead(p);
+  }
+
   void equation(Node& m) {
     std::string label = take_label(m);
     // `\tag{6-1}` numbers the formula by hand: the number moves from the TeX to the node, so every
@@ -420,10 +433,13 @@ class Numberer {
     if (q.kind == Kind::Paragraph) anchor_lead(q);
   }
 
-  // A bold-led example paragraph is no block of its own in every output (LaTeX has no paragraph
-  // labels): its id moves to an anchor at the start of the bold lead, which every writer keeps.
+  // A bold-led example paragraph or a table title is no block of its own in every output (LaTeX has
+  // no paragraph labels): its id moves to an anchor at the start of the bold (or italic) lead, which
+  // every writer keeps.
   static void anchor_lead(Node& p) {
-    if (p.children.empty() || p.children.front().kind != Kind::Strong) return;
+    if (p.children.empty() ||
+        (p.children.front().kind != Kind::Strong && p.children.front().kind != Kind::Emph))
+      return;
     Node anchor(Kind::Anchor, p.loc);
     anchor.id = std::move(p.id);
     p.id.clear();
