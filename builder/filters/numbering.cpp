@@ -107,6 +107,8 @@ class Sequence {
     ++count_;
     if (!written) return std::to_string(chapter_) + "-" + std::to_string(count_);
     std::string hand = canonical_item_number(*written);
+    if (!hand.empty() && std::isupper(static_cast<unsigned char>(hand.back())))
+      return lettered(hand, *written, loc, diags);
     auto p = parts(hand, '-');
     if (hand != *written || p.size() != 2)
       report(diags, policy_.punctuation, loc,
@@ -129,11 +131,38 @@ class Sequence {
   }
 
  private:
+  // "2-A", "2-B": items the author set apart from the numbered ones (a table of a side topic); they
+  // follow each other by letter and leave the numbered sequence alone.
+  std::string lettered(const std::string& hand, const std::string& written, const SourceLoc& loc,
+                       Diagnostics& diags) {
+    const char letter = hand.back();
+    const std::string expected =
+        std::to_string(chapter_) + "-" + std::string(1, static_cast<char>(last_letter_ + 1));
+    if (hand != written)
+      report(diags, policy_.punctuation, loc,
+             std::string(what_) + " number `" + written + "` is written unlike the book's `" + expected +
+                 "` (policy number-punctuation)");
+    if (!seen_.insert({hand, loc.line}).second)
+      diags.error(loc, "duplicate " + std::string(what_) + " number " + hand + " (also at line " +
+                           std::to_string(seen_[hand]) + "): both would get the id of one target");
+    else if (std::atoi(hand.c_str()) != chapter_)
+      report(diags, policy_.order, loc,
+             std::string(what_) + " " + written + " is in chapter " + std::to_string(chapter_) +
+                 "; its number should start with " + std::to_string(chapter_) + " (policy number-order)");
+    else if (hand != expected)
+      report(diags, policy_.order, loc,
+             std::string(what_) + " " + written + " is out of order: expected " + expected +
+                 " (policy number-order)");
+    last_letter_ = letter;
+    return hand;
+  }
+
   const char* what_;
   int chapter_;
   const NumberingPolicy& policy_;
   int count_ = 0;
   int last_ = 0;
+  char last_letter_ = 'A' - 1;
   std::map<std::string, int> seen_;
 };
 

@@ -203,8 +203,16 @@ std::string split_hand_number(std::string_view text, const std::vector<std::stri
       return i > b;
     };
     if (!digits()) continue;
+    // "2-A": a lettered item (a table set apart from the numbered ones), one capital letter.
+    if (std::size_t sep = s.substr(i).starts_with("\u2013")              ? 3
+                          : i < s.size() && (s[i] == '-' || s[i] == '.') ? 1
+                                                                         : 0;
+        sep && i + sep < s.size() && s[i + sep] >= 'A' && s[i + sep] <= 'Z' &&
+        (i + sep + 1 >= s.size() || !std::isalnum(static_cast<unsigned char>(s[i + sep + 1])))) {
+      i += sep + 1;
+    }
     // "4-1", "9.1" or "9–1" (en dash): numbering makes them all "N-k".
-    for (;;) {
+    while (!std::isalpha(static_cast<unsigned char>(s[i - 1]))) {
       std::size_t sep = i < s.size() && (s[i] == '-' || s[i] == '.') ? 1
                         : s.substr(i).starts_with("\u2013")          ? 3
                                                                      : 0;
