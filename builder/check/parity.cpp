@@ -31,6 +31,9 @@ std::vector<Numbered> numbered(const Node& root) {
       case Kind::Table: out.push_back({"table", n.number, n.loc}); break;
       case Kind::DisplayMath: out.push_back({"equation", n.number, n.loc}); break;
       case Kind::Callout: out.push_back({*n.attr("kind"), n.number, n.loc}); break;
+      case Kind::Paragraph:  // a bold-led example, or a table title above notes and sub-tables
+        if (const std::string* kind = n.attr("kind")) out.push_back({*kind, n.number, n.loc});
+        break;
       default: break;
     }
   });

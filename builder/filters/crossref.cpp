@@ -80,6 +80,12 @@ bool digit_at(std::string_view s, std::size_t p) {
   return p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]));
 }
 
+// The letter of a lettered item number ("2-A"): one capital Latin letter, not the start of a word.
+bool item_letter_at(std::string_view s, std::size_t p) {
+  return p < s.size() && s[p] >= 'A' && s[p] <= 'Z' &&
+         (p + 1 >= s.size() || !(std::isalnum(static_cast<unsigned char>(s[p + 1])) || s[p + 1] == '_'));
+}
+
 // The separator inside an item number, as readers write it: "9-1", "9.1", "9–1" (en dash).
 std::size_t number_separator(std::string_view s, std::size_t p) {
   if (p < s.size() && (s[p] == '-' || s[p] == '.')) return 1;
@@ -116,8 +122,10 @@ std::size_t parse_number(std::string_view s, std::size_t i, TargetKind kind, std
       dotted = true;
     }
     if (!dotted) return std::string_view::npos;
+  } else if (std::size_t sep = number_separator(s, p); sep && item_letter_at(s, p + sep)) {
+    number += "-" + std::string(1, s[p + sep]);  // "表 2-A": a lettered item of chapter 2
+    p += sep + 1;
   } else {
-    std::size_t sep = number_separator(s, p);
     if (!sep || !digit_at(s, p + sep)) return std::string_view::npos;
     p += sep;
     std::size_t b = p;
@@ -296,9 +304,11 @@ class Resolver {
     }
   }
 
-  // The bold lead of an example/experiment carries its own number ("例 4-1：…"): skip it.
+  // The bold lead of an example/experiment, or a table title, carries its own number ("例 4-1：…"):
+  // skip it.
   void lead_paragraph(Node& b) {
-    if (b.children.empty() || b.children.front().kind != Kind::Strong) {
+    if (b.children.empty() ||
+        (b.children.front().kind != Kind::Strong && b.children.front().kind != Kind::Emph)) {
       inlines(b.children, true);
       return;
     }

@@ -107,6 +107,8 @@ class Sequence {
     ++count_;
     if (!written) return std::to_string(chapter_) + "-" + std::to_string(count_);
     std::string hand = canonical_item_number(*written);
+    if (!hand.empty() && std::isupper(static_cast<unsigned char>(hand.back())))
+      return lettered(hand, *written, loc, diags);
     auto p = parts(hand, '-');
     if (hand != *written || p.size() != 2)
       report(diags, policy_.punctuation, loc,
@@ -129,11 +131,38 @@ class Sequence {
   }
 
  private:
+  // "2-A", "2-B": items the author set apart from the numbered ones (a table of a side topic); they
+  // follow each other by letter and leave the numbered sequence alone.
+  std::string lettered(const std::string& hand, const std::string& written, const SourceLoc& loc,
+                       Diagnostics& diags) {
+    const char letter = hand.back();
+    const std::string expected =
+        std::to_string(chapter_) + "-" + std::string(1, static_cast<char>(last_letter_ + 1));
+    if (hand != written)
+      report(diags, policy_.punctuation, loc,
+             std::string(what_) + " number `" + written + "` is written unlike the book's `" + expected +
+                 "` (policy number-punctuation)");
+    if (!seen_.insert({hand, loc.line}).second)
+      diags.error(loc, "duplicate " + std::string(what_) + " number " + hand + " (also at line " +
+                           std::to_string(seen_[hand]) + "): both would get the id of one target");
+    else if (std::atoi(hand.c_str()) != chapter_)
+      report(diags, policy_.order, loc,
+             std::string(what_) + " " + written + " is in chapter " + std::to_string(chapter_) +
+                 "; its number should start with " + std::to_string(chapter_) + " (policy number-order)");
+    else if (hand != expected)
+      report(diags, policy_.order, loc,
+             std::string(what_) + " " + written + " is out of order: expected " + expected +
+                 " (policy number-order)");
+    last_letter_ = letter;
+    return hand;
+  }
+
   const char* what_;
   int chapter_;
   const NumberingPolicy& policy_;
   int count_ = 0;
   int last_ = 0;
+  char last_letter_ = 'A' - 1;
   std::map<std::string, int> seen_;
 };
 
@@ -210,7 +239,10 @@ class Numberer {
           blocks(b.children);
           break;
         case Kind::Paragraph:
-          if (b.attr("kind")) callout(b);  // a bold-lead example paragraph
+          if (const std::string* kind = b.attr("kind"); kind && *kind == "table")
+            table_title(b);  // a table title above notes and sub-tables
+          else if (kind)
+            callout(b);  // a bold-lead example paragraph
           break;
         case Kind::BlockQuote:
         case Kind::ListItem:
@@ -379,6 +411,16 @@ class Numberer {
     add(TargetKind::Table, t, label, doc::plain_text(t.caption));
   }
 
+  // A title paragraph standing above a table's notes and sub-tables numbers them as one table; the
+  // id goes on an anchor at the title, where the reader sees the number.
+  void table_title(Node& p) {
+    p.number = tables_.next(p.attr("hand-number"), p.loc, diags_);
+    p.id = id_from_number("tbl", p.number);
+    p.set_attr("label", fill_label(e_.labels.table, p.number));
+    add(TargetKind::Table, p, "", p.attr("title") ? *p.attr("title") : doc::plain_text(p.children));
+    anchor_lead(p);
+  }
+
   void equation(Node& m) {
     std::string label = take_label(m);
     // `\tag{6-1}` numbers the formula by hand: the number moves from the TeX to the node, so every
@@ -420,10 +462,13 @@ class Numberer {
     if (q.kind == Kind::Paragraph) anchor_lead(q);
   }
 
-  // A bold-led example paragraph is no block of its own in every output (LaTeX has no paragraph
-  // labels): its id moves to an anchor at the start of the bold lead, which every writer keeps.
+  // A bold-led example paragraph or a table title is no block of its own in every output (LaTeX has
+  // no paragraph labels): its id moves to an anchor at the start of the bold (or italic) lead, which
+  // every writer keeps.
   static void anchor_lead(Node& p) {
-    if (p.children.empty() || p.children.front().kind != Kind::Strong) return;
+    if (p.children.empty() ||
+        (p.children.front().kind != Kind::Strong && p.children.front().kind != Kind::Emph))
+      return;
     Node anchor(Kind::Anchor, p.loc);
     anchor.id = std::move(p.id);
     p.id.clear();

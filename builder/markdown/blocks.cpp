@@ -195,6 +195,8 @@ Node Converter::table(cmark_node* n) {
 
 void Converter::group(std::vector<Node>& v) {
   split_display_math(v);
+  // Where this run of blocks puts table captions, once one is seen: above (true) or below (false).
+  std::optional<bool> tables_above;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i].kind == Kind::Paragraph) make_figure(v[i]);
     if (v[i].kind == Kind::Figure) {
@@ -222,11 +224,23 @@ void Converter::group(std::vector<Node>& v) {
       if (v[i].caption.empty()) caption_from_alt(v[i]);
     }
     if (v[i].kind == Kind::Table) {
-      if (i + 1 < v.size() && table_caption(v[i], v[i + 1])) {
+      // A caption line right below a table is its own, unless the table is titled above, or the line
+      // titles the next table (directly or over its notes) and this chapter titles tables above.
+      std::size_t title = v.size();
+      bool above = i > 0 && is_table_caption(v[i - 1]);
+      if (!above) title = table_title(v, i);
+      bool below =
+          !above && title == v.size() && i + 1 < v.size() && !titles_next_table(v, i + 1, tables_above);
+      if (below && table_caption(v[i], v[i + 1])) {
         v.erase(v.begin() + static_cast<long>(i) + 1);
+        tables_above = false;
       } else if (i > 0 && v[i].caption.empty() && table_caption(v[i], v[i - 1])) {
         v.erase(v.begin() + static_cast<long>(i) - 1);  // the caption above the table
         --i;
+        tables_above = true;
+      } else if (title < v.size()) {
+        mark_table_title(v[title]);
+        tables_above = true;
       }
     }
     if (v[i].kind == Kind::BlockQuote) make_callout(v[i]);

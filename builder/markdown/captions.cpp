@@ -108,6 +108,78 @@ bool Converter::table_caption(Node& table, Node& para) {
   return true;
 }
 
+namespace {
+
+// Between a table title and its first table: at most this many paragraphs (notes, or sub-heading
+// lines wholly in bold or italic), each at most this many characters. Further away, a bold line
+// naming a table is prose, not a title.
+constexpr std::size_t kTitleNotesMax = 3;
+constexpr std::size_t kTitleNoteChars = 1000;
+
+std::size_t code_points(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// A title is one phrase: a full stop, question or exclamation mark before its end ("表 2-3 顯示總量。
+// 其餘見下。", "Table 2-3 shows the totals. See below.") makes it sentences of prose.
+bool several_sentences(std::string_view t) {
+  while (!t.empty() && (t.back() == ' ' || t.back() == '.' || t.back() == '!' || t.back() == '?'))
+    t.remove_suffix(1);
+  for (std::string_view end : {"\u3002", "\uFF01", "\uFF1F", "\uFF0E"})
+    while (t.ends_with(end)) t.remove_suffix(end.size());
+  for (std::string_view stop : {"\u3002", "\uFF01", "\uFF1F", ". ", "! ", "? "})
+    if (t.find(stop) != std::string_view::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+// A table title standing apart from its table: `**表 2-1　…**`, then a short note and/or a
+// sub-heading line, then one or more tables. A reader takes the bold line for the table's caption.
+// Returns the title's index in `v`, or `v.size()` when the table at `table` has none.
+std::size_t Converter::table_title(std::vector<Node>& v, std::size_t table) {
+  for (std::size_t back = 1; back <= kTitleNotesMax + 1 && back <= table; ++back) {
+    Node& p = v[table - back];
+    if (p.kind != Kind::Paragraph || p.attr("kind") || p.has_class("anchors")) break;
+    Node scratch(Kind::Table);
+    if (take_caption(scratch, p, opt_.words.table))
+      return back == 1 || several_sentences(doc::plain_text(scratch.caption)) ? v.size() : table - back;
+    if (back > kTitleNotesMax || take_caption(scratch, p, opt_.words.figure)) break;
+    if (code_points(doc::plain_text(p.children)) > kTitleNoteChars) break;
+  }
+  return v.size();
+}
+
+bool Converter::is_table_caption(Node& para) {
+  Node scratch(Kind::Table);
+  return take_caption(scratch, para, opt_.words.table);
+}
+
+// Whether the caption line at `line` (right below a table) titles the next table instead: that
+// table follows it directly or over its notes, and the chapter puts captions above (or, before any
+// caption was placed, that table has no caption line below it).
+bool Converter::titles_next_table(std::vector<Node>& v, std::size_t line, std::optional<bool> above) {
+  if (!is_table_caption(v[line]) || above == false) return false;
+  std::size_t next = line + 1;
+  while (next < v.size() && next <= line + 1 + kTitleNotesMax && v[next].kind == Kind::Paragraph) ++next;
+  if (next >= v.size() || v[next].kind != Kind::Table) return false;
+  if (next > line + 1 && table_title(v, next) != line) return false;
+  return above == true || !(next + 1 < v.size() && is_table_caption(v[next + 1]));
+}
+
+// The title stays where the author put it (above the notes) and is marked as the table's number
+// (kind "table"); numbering turns that into the table id on an anchor at the title, as for a
+// bold-led example paragraph, so that every output has the same id and link.
+void Converter::mark_table_title(Node& p) {
+  Node scratch(Kind::Table);
+  if (!take_caption(scratch, p, opt_.words.table)) return;
+  p.set_attr("kind", "table");
+  p.set_attr("hand-number", *scratch.attr("hand-number"));
+  p.set_attr("title", doc::plain_text(scratch.caption));
+}
+
 std::string split_hand_number(std::string_view text, const std::vector<std::string>& words,
                               std::string_view& rest) {
   for (const auto& w : words) {
@@ -131,8 +203,16 @@ std::string split_hand_number(std::string_view text, const std::vector<std::stri
       return i > b;
     };
     if (!digits()) continue;
+    // "2-A": a lettered item (a table set apart from the numbered ones), one capital letter.
+    if (std::size_t sep = s.substr(i).starts_with("\u2013")              ? 3
+                          : i < s.size() && (s[i] == '-' || s[i] == '.') ? 1
+                                                                         : 0;
+        sep && i + sep < s.size() && s[i + sep] >= 'A' && s[i + sep] <= 'Z' &&
+        (i + sep + 1 >= s.size() || !std::isalnum(static_cast<unsigned char>(s[i + sep + 1])))) {
+      i += sep + 1;
+    }
     // "4-1", "9.1" or "9–1" (en dash): numbering makes them all "N-k".
-    for (;;) {
+    while (!std::isalpha(static_cast<unsigned char>(s[i - 1]))) {
       std::size_t sep = i < s.size() && (s[i] == '-' || s[i] == '.') ? 1
                         : s.substr(i).starts_with("\u2013")          ? 3
                                                                      : 0;

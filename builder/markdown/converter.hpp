@@ -5,6 +5,7 @@
 #include <cmark-gfm.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,10 @@ class Converter {
   bool take_caption(doc::Node& target, doc::Node& para, const std::vector<std::string>& words);
   void caption_from_alt(doc::Node& fig);
   bool table_caption(doc::Node& table, doc::Node& para);
+  std::size_t table_title(std::vector<doc::Node>& v, std::size_t table);
+  bool is_table_caption(doc::Node& para);
+  bool titles_next_table(std::vector<doc::Node>& v, std::size_t line, std::optional<bool> above);
+  void mark_table_title(doc::Node& p);
 
   // callouts.cpp
   void make_callout(doc::Node& q);

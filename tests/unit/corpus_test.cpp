@@ -90,10 +90,12 @@ TEST(Corpus, EveryChapterParsesAndCountsMatch) {
 // References from the corpus's preface and chapters 1–6 into chapters 7–12, which the corpus leaves
 // out: left as text with a note. Measured on the corpus as shipped.
 constexpr int kZhTwReferencesToOtherChapters = 91;
-// Chapter 2 titles groups of tables with a bold `**表 2-N　…**` line followed by notes and several
-// sub-tables (not one table right below): not yet a table target, so its 15 references stay text.
-constexpr int kZhTwReferencesToTableTitles = 15;
-constexpr int kZhTwLinkedReferences = 444;
+// References naming a number nothing in the build carries. Chapter 2's table titles standing above
+// notes and sub-tables (`**表 2-1　…**`) are table targets, so none is left: its 9 prose references
+// link, and the titles' own numbers (6, formerly counted here) are no references. Its lettered
+// tables (`表 2-A` … `表 2-E`) are targets too: 14 references link; the 2 in image alt texts are text.
+constexpr int kZhTwReferencesWithoutTarget = 0;
+constexpr int kZhTwLinkedReferences = 467;
 
 // The real book's Traditional Chinese edition (preface and chapters 1–6), built unchanged.
 fs::path zh_tw_corpus() {
@@ -146,7 +148,7 @@ TEST(CorpusZhTw, PlainReferencesLinkedOrExplained) {
             << "\n"
             << listing;
   EXPECT_EQ(linked, kZhTwLinkedReferences);
-  EXPECT_EQ(no_target, kZhTwReferencesToTableTitles);
+  EXPECT_EQ(no_target, kZhTwReferencesWithoutTarget);
   EXPECT_EQ(other_chapter, kZhTwReferencesToOtherChapters);
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "writers/escape.hpp"
+#include "writers/latex/cell_math.hpp"
 
 namespace bb::writers {
 
@@ -59,7 +60,10 @@ void LatexWriter::inline_node(const Node& n) {
       text(n.text);
       out_ += "}";
       break;
-    case Kind::InlineMath: out_ += "\\(" + latex_math(n.text) + "\\)"; break;
+    case Kind::InlineMath:
+      // In a wrapping cell a formula may also break after its commas, as the column widths assume.
+      out_ += "\\(" + latex_math(in_table_cell_ == 2 ? cell_math::allow_breaks(n.text) : n.text) + "\\)";
+      break;
     case Kind::DisplayMath: out_ += "\\[" + latex_math(n.text) + "\\]"; break;
     case Kind::Link: link(n); break;
     case Kind::Image:

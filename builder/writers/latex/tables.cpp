@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "writers/latex/cell_math.hpp"
 #include "writers/latex/cjk_width.hpp"
 
 namespace bb::writers {
@@ -44,54 +45,16 @@ struct CellMeasure {
   double word = 0;     // its longest unbreakable run
 };
 
-// The printed width of inline TeX math, roughly: a character per letter or digit, two per command
-// (an operator with its spacing), less for scripts. A formula in a cell is kept whole.
-double math_width(std::string_view tex) {
-  double w = 0;
-  int depth = 0, script_depth = -1;  // the brace depth a script group ends at, -1 outside one
-  bool script_next = false;          // the next token is a one-token script (x^2)
-  for (std::size_t i = 0; i < tex.size(); ++i) {
-    const char c = tex[i];
-    if (c == '^' || c == '_') {
-      script_next = true;
-      continue;
-    }
-    if (c == '{') {
-      ++depth;
-      if (script_next && script_depth < 0) script_depth = depth;
-      script_next = false;
-      continue;
-    }
-    if (c == '}') {
-      if (depth == script_depth) script_depth = -1;
-      --depth;
-      continue;
-    }
-    if (c == ' ') continue;
-    const double scale = script_next || script_depth >= 0 ? 0.7 : 1;
-    script_next = false;
-    if (c != '\\') {
-      w += scale;
-      continue;
-    }
-    std::size_t j = i + 1;
-    while (j < tex.size() && std::isalpha(static_cast<unsigned char>(tex[j]))) ++j;
-    const std::string_view name = tex.substr(i + 1, j - i - 1);
-    const bool layout = name.starts_with("math") || name.starts_with("text") || name == "left" ||
-                        name == "right" || name == "frac" || name == "operatorname";
-    if (!layout) w += 2 * scale;
-    i = std::max(j, i + 2) - 1;
-  }
-  return w;
-}
-
 CellMeasure measure(const std::vector<Node>& inlines) {
   CellMeasure m;
   for (const Node& n : inlines) {
     if (n.kind == Kind::InlineMath) {
-      const double w = math_width(n.text);
-      m.natural += w;
-      m.word = std::max(m.word, w);
+      // A formula breaks only at its top-level relations, operators and commas (cell_math.hpp).
+      for (std::string_view piece : cell_math::pieces(n.text)) {
+        const double w = cell_math::width(piece);
+        m.natural += w;
+        m.word = std::max(m.word, w);
+      }
       continue;
     }
     const bool code = n.kind == Kind::Code;
