@@ -75,15 +75,14 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
   struct Known {
     const char* id;
     const char* lang;
-    const char* name;
     const char* folder;
     const char* site_path;
   };
   static const Known known[] = {
-      {"zh", "zh-Hans", "简体中文", "manuscripts", ""},
-      {"en", "en", "English", "book-en", "en/"},
-      {"zh-tw", "zh-Hant", "繁體中文", "book-zh-tw", "zh-tw/"},
-      {"ru", "ru", "Русский", "book-ru/book", "ru/"},
+      {"zh", "zh-Hans", "manuscripts", ""},
+      {"en", "en", "book-en", "en/"},
+      {"zh-tw", "zh-Hant", "book-zh-tw", "zh-tw/"},
+      {"ru", "ru", "book-ru/book", "ru/"},
   };
   Config cfg;
   cfg.root = root;
@@ -96,7 +95,7 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
     Edition e;
     e.id = k.id;
     e.lang = k.lang;
-    e.name = k.name;
+    e.name = lang::language(k.lang).name;  // the language's own name, from languages/*.toml
     e.folder = k.folder;
     e.site_path = k.site_path;
     e.chapters = std::move(chapters);

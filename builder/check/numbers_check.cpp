@@ -1,5 +1,6 @@
 // The numbers check: parity between editions, the unbound-number audit, and the JSON report.
 #include "check/numbers_check.hpp"
+#include "text/unicode.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -33,8 +34,11 @@ bool audit_unit(std::string_view word) {
   return filters::find_unit(word).has_value() || extra.count(word);
 }
 
-std::size_t utf8_len(unsigned char c) {
-  return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+// Bytes of the UTF-8 sequence at t[i] (1 for a malformed byte).
+std::size_t utf8_len(const std::string& t, std::size_t i) {
+  std::size_t n = 1;
+  if (static_cast<unsigned char>(t[i]) >= 0x80) text::decode_utf8(t, i, n);
+  return n;
 }
 
 bool is_ascii_alpha(char c) {
@@ -70,7 +74,7 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
     bool starts = std::isdigit(c) && (i == 0 || !(std::isalnum(static_cast<unsigned char>(t[i - 1])) ||
                                                   t[i - 1] == '-' || t[i - 1] == '.' || t[i - 1] == '_'));
     if (!starts) {
-      i += utf8_len(c);
+      i += utf8_len(t, i);
       continue;
     }
     std::size_t j = i;
@@ -104,7 +108,7 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
       // Stop at CJK text glued to a unit ("16 GB的"): units are Latin, Greek (μ) or Cyrillic.
       unsigned char u = static_cast<unsigned char>(t[w]);
       if (u >= 0xE0) break;
-      w += utf8_len(u);
+      w += utf8_len(t, w);
       if (t.compare(k, 2, "×") == 0) break;  // "2×" is a unit of its own
     }
     std::string word = t.substr(k, w - k);

@@ -1,5 +1,6 @@
 // Computed numbers and bound literals.
 #include "filters/calc_numbers.hpp"
+#include "text/unicode.hpp"
 
 #include <cfloat>
 #include <charconv>
@@ -13,10 +14,7 @@ using doc::Node;
 
 namespace {
 std::string trim(std::string_view s) {
-  auto b = s.find_first_not_of(" \t\n");
-  if (b == std::string_view::npos) return {};
-  auto e = s.find_last_not_of(" \t\n");
-  return std::string(s.substr(b, e - b + 1));
+  return std::string(text::trim(s));
 }
 }  // namespace
 

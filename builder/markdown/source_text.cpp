@@ -1,6 +1,7 @@
 // A manuscript's bytes before parsing: UTF-16/UTF-32 files, NUL bytes and invalid UTF-8 are located
 // errors, so that a wrongly saved file is named as such rather than parsed into confusing text.
 #include "markdown/source_text.hpp"
+#include "text/unicode.hpp"
 
 #include <algorithm>
 
@@ -43,18 +44,10 @@ std::optional<std::string> checked_utf8(std::string_view in, const std::filesyst
   if (in.starts_with("\xEF\xBB\xBF")) i = 3;  // byte order mark
   while (i < in.size()) {
     unsigned char c = static_cast<unsigned char>(in[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    bool ok = n > 0 && i + n <= in.size();
-    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(in[i + k]) & 0xC0) == 0x80;
-    if (ok && n == 2) ok = c >= 0xC2;
-    if (ok && n == 3) {
-      unsigned char c1 = static_cast<unsigned char>(in[i + 1]);
-      ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);
-    }
-    if (ok && n == 4) {
-      unsigned char c1 = static_cast<unsigned char>(in[i + 1]);
-      ok = c <= 0xF4 && !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
-    }
+    std::size_t n = 1;
+    // ICU's decoder (text/unicode) rejects truncated, overlong and surrogate sequences one byte at a
+    // time; a U+FFFD written in the file is three bytes long and kept.
+    const bool ok = c < 0x80 || text::decode_utf8(in, i, n) != 0xFFFD || n != 1;
     SourceLoc here{path, line, static_cast<int>(i - line_start + 1)};
     if (!ok || c == 0) {
       // NUL is valid UTF-8 but no text: CommonMark would turn it into U+FFFD without a word.
