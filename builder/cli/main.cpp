@@ -66,10 +66,10 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;  // usage errors exit 2, like the calc commands' bad input
   } catch (const bb::FatalError& e) {
-    std::cerr << "bookbuild: error: " << e.what() << '\n';
+    std::cerr << "bookbuild: error: " << bb::escape_controls(e.what()) << '\n';
     return e.exit_code;
   } catch (const std::exception& e) {
-    std::cerr << "bookbuild: internal error: " << e.what() << '\n';
+    std::cerr << "bookbuild: internal error: " << bb::escape_controls(e.what()) << '\n';
     return 3;
   }
   return ctx.exit_code;

@@ -1,5 +1,6 @@
 // Diagnostics: collection, ordering and printing with the offending source line.
 #include "diag/diagnostics.hpp"
+#include "text/unicode.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -123,7 +124,21 @@ std::vector<Diagnostic> Diagnostics::all() const {
     if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
     return a.loc.col < b.loc.col;
   });
-  return sorted;
+  // The same problem at the same place, found by two passes (or on a node the tree holds twice, as
+  // an image in a figure's caption), is reported once.
+  std::vector<Diagnostic> out;
+  out.reserve(sorted.size());
+  std::size_t group = 0;  // first entry of the run at the same place
+  for (auto& d : sorted) {
+    if (group < out.size() && (out[group].loc.path != d.loc.path || out[group].loc.line != d.loc.line ||
+                               out[group].loc.col != d.loc.col))
+      group = out.size();
+    bool repeat =
+        std::any_of(out.begin() + static_cast<std::ptrdiff_t>(group), out.end(),
+                    [&](const Diagnostic& o) { return o.severity == d.severity && o.message == d.message; });
+    if (!repeat) out.push_back(std::move(d));
+  }
+  return out;
 }
 
 std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base) {
@@ -175,18 +190,12 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
         } else if (auto [escaped, bytes] = control_at(src, i); escaped > 0) {
           pad.append(escaped, ' ');  // shown escaped above
           i += bytes - 1;
-        } else if ((c & 0xC0) != 0x80) {
+        } else {
           // One column per code point; wide (CJK) characters take two terminal cells.
-          unsigned cp = c;
-          if (c >= 0xE0 && i + 2 < src.size()) {
-            cp = ((c & 0x0F) << 12) | ((static_cast<unsigned char>(src[i + 1]) & 0x3F) << 6) |
-                 (static_cast<unsigned char>(src[i + 2]) & 0x3F);
-          }
-          bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-                      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-                      (cp >= 0xFFE0 && cp <= 0xFFE6);
-          pad += wide ? "  " : " ";
+          std::size_t next = i;
+          const char32_t cp = text::next_code_point(src, next);
+          pad += text::char_width(cp) == 2 ? "  " : " ";
+          i = next - 1;
         }
       }
       out << "  " << pad << "^\n";
@@ -195,8 +204,11 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
 }
 
 void Diagnostics::print_summary(std::ostream& out) const {
-  auto e = error_count();
-  auto w = warning_count();
+  std::size_t e = 0, w = 0;
+  for (const auto& d : all()) {
+    e += d.severity == Severity::Error;
+    w += d.severity == Severity::Warning;
+  }
   if (e == 0 && w == 0) return;
   out << e << (e == 1 ? " error" : " errors") << ", " << w << (w == 1 ? " warning" : " warnings") << '\n';
 }

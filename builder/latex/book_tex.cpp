@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 
+#include "figures/validate.hpp"
 #include "lang/language.hpp"
 #include "latex/process.hpp"
 #include "latex/svg.hpp"
@@ -59,6 +60,12 @@ class FigureSet {
     std::string& result = done_[src];
     if (!fs::is_regular_file(src)) {
       diags_.error(image.loc, "image `" + image.url + "` does not exist");
+      return result;
+    }
+    // The same validation as the site's and the EPUB's figures: XeLaTeX would otherwise stop on an
+    // empty or corrupt file with an error far from the manuscript line.
+    if (std::string problem = figures::image_problem(src); !problem.empty()) {
+      diags_.error(image.loc, "image `" + src.filename().string() + "` " + problem);
       return result;
     }
     std::string ext = src.extension().string();

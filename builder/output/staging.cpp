@@ -32,17 +32,18 @@ bool dead(std::string_view pid_text) {
   return pid > 0 && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH;
 }
 
-// Writes a whole file; on any failure the partial file is removed and a FatalError names the cause.
-void write_whole(const fs::path& path, std::string_view content) {
+// Writes a whole file; on any failure the partial file is removed and a FatalError names the cause
+// and `shown` (the file the user asked for, not the temporary file being written).
+void write_whole(const fs::path& path, std::string_view content, const fs::path& shown) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw FatalError("cannot write " + path.string() + ": " + std::strerror(errno));
+  if (!out) throw FatalError("cannot write " + shown.string() + ": " + std::strerror(errno));
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
   out.close();
   if (!out) {
     int err = errno;
     std::error_code ec;
     fs::remove(path, ec);
-    throw FatalError("cannot write " + path.string() + ": " + (err ? std::strerror(err) : "write failed"));
+    throw FatalError("cannot write " + shown.string() + ": " + (err ? std::strerror(err) : "write failed"));
   }
 }
 
@@ -70,6 +71,10 @@ void create_output_dir(const fs::path& dir) {
 }
 
 StagedDir::StagedDir(fs::path target) : target_(std::move(target)), tmp_(sibling(target_, "tmp")) {
+  for (fs::path p = target_.parent_path(); !p.empty() && !fs::exists(p); p = p.parent_path()) {
+    created_.push_back(p);
+    if (p == p.parent_path()) break;
+  }
   create_output_dir(target_.parent_path());
   remove_stale_siblings(target_);
   std::error_code ec;
@@ -82,6 +87,9 @@ StagedDir::~StagedDir() {
   if (committed_) return;
   std::error_code ec;
   fs::remove_all(tmp_, ec);
+  // A failed build leaves the output as it found it: the folders it made for itself go too (only if
+  // empty: another edition's staged output may be there).
+  for (const auto& p : created_) fs::remove(p, ec);
 }
 
 void StagedDir::commit() {
@@ -105,14 +113,14 @@ void StagedDir::commit() {
 void write_file(const fs::path& path, std::string_view content) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  write_whole(path, content);
+  write_whole(path, content, path);
 }
 
 void write_file_atomic(const fs::path& target, std::string_view content) {
   create_output_dir(target.parent_path());
   remove_stale_siblings(target);
   fs::path tmp = sibling(target, "tmp");
-  write_whole(tmp, content);
+  write_whole(tmp, content, target);
   std::error_code ec;
   fs::rename(tmp, target, ec);
   if (ec) {

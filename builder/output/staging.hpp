@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 namespace bb::output {
 
@@ -24,6 +25,7 @@ class StagedDir {
  private:
   std::filesystem::path target_;
   std::filesystem::path tmp_;
+  std::vector<std::filesystem::path> created_;  // parent folders this build made, deepest first
   bool committed_ = false;
 };
 
