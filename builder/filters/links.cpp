@@ -73,8 +73,9 @@ class LinkResolver {
   // The identifiers GitHub and Pandoc would have given the chapter's headings (text/slug.hpp), each
   // mapped to the heading's id: manuscripts written for those tools link to headings that way.
   const std::map<std::string, std::string>& heading_slugs(const std::string& chapter) {
-    auto [it, fresh] = slugs_.try_emplace(chapter);
-    if (!fresh) return it->second;
+    const auto emplaced = slugs_.try_emplace(chapter);
+    auto& slugs = emplaced.first->second;  // a named reference: clang 14 cannot capture a binding
+    if (!emplaced.second) return slugs;
     for (const auto& ch : ctx_.edition.chapters) {
       if (ch.key != chapter) continue;
       std::map<std::string, int> seen;  // per convention and slug: how often it came before
@@ -82,17 +83,20 @@ class LinkResolver {
         if (n.kind != Kind::Heading || n.id.empty()) return;
         // The heading as written: a typed number was moved out of the text into `number`.
         const std::string title = doc::plain_text(n.children);
-        auto forms = text::heading_slugs(title);
-        if (!n.number.empty())
-          for (auto& f : text::heading_slugs(n.number + " " + title)) forms.push_back(std::move(f));
-        for (std::size_t k = 0; k < forms.size(); ++k) {
-          int& count = seen[std::to_string(k) + forms[k]];
-          it->second.try_emplace(count ? forms[k] + "-" + std::to_string(count) : forms[k], n.id);
+        const std::string numbered = n.number.empty() ? title : n.number + " " + title;
+        // Each tool numbers its own repeats: (tool and text variant, slug) is counted on its own.
+        const std::pair<const char*, std::string> forms[] = {{"github", text::github_slug(title)},
+                                                             {"pandoc", text::pandoc_slug(title)},
+                                                             {"github#", text::github_slug(numbered)},
+                                                             {"pandoc#", text::pandoc_slug(numbered)}};
+        for (const auto& [tool, slug] : forms) {
+          int& count = seen[std::string(tool) + " " + slug];
+          slugs.try_emplace(count ? slug + "-" + std::to_string(count) : slug, n.id);
           ++count;
         }
       });
     }
-    return it->second;
+    return slugs;
   }
 
   std::map<std::string, std::map<std::string, std::string>> slugs_;  // chapter → slug → id

@@ -53,10 +53,4 @@ std::string pandoc_slug(std::string_view heading) {
   return out.empty() ? "section" : out;
 }
 
-std::vector<std::string> heading_slugs(std::string_view heading) {
-  std::vector<std::string> out{github_slug(heading)};
-  if (std::string p = pandoc_slug(heading); p != out.front()) out.push_back(std::move(p));
-  return out;
-}
-
 }  // namespace bb::text

@@ -5,7 +5,6 @@
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace bb::text {
 
@@ -18,8 +17,7 @@ std::string github_slug(std::string_view heading);
 // remains. "1.1 Memory Budget (KV)" → "memory-budget-kv".
 std::string pandoc_slug(std::string_view heading);
 
-// Both, without repeats. Tools number a repeated identifier by adding "-1", "-2", ... to it; callers
-// keep that count per chapter.
-std::vector<std::string> heading_slugs(std::string_view heading);
+// Both tools number a repeated identifier by adding "-1", "-2", ... to it; callers keep that count
+// per chapter.
 
 }  // namespace bb::text
