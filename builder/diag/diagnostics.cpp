@@ -162,28 +162,47 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
     std::ostringstream& from;
     ~Flush() { to << from.str(); }
   } flush{stream, out};
-  // Source lines are read once per file, only for files that have diagnostics.
+  const auto diagnostics = all();
+  // Source lines are read once per file, only for files that have diagnostics, and only up to the
+  // last line a diagnostic points at.
+  std::map<std::filesystem::path, int> last_line;
+  for (const auto& d : diagnostics)
+    if (d.loc.line > 0 && !d.loc.path.empty())
+      last_line[d.loc.path] = std::max(last_line[d.loc.path], d.loc.line);
   std::map<std::filesystem::path, std::vector<std::string>> lines_by_file;
-  for (const auto& d : all()) {
+  for (const auto& d : diagnostics) {
     out << format_diagnostic(d, base) << '\n';
     if (d.loc.line <= 0 || d.loc.path.empty()) continue;
     auto [it, inserted] = lines_by_file.try_emplace(d.loc.path);
     if (inserted) {
       std::ifstream in(d.loc.path, std::ios::binary);
       std::string line;
-      while (std::getline(in, line)) {
+      const auto wanted = static_cast<std::size_t>(last_line[d.loc.path]);
+      while (it->second.size() < wanted && std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         it->second.push_back(line);
       }
     }
     const auto& lines = it->second;
     if (static_cast<std::size_t>(d.loc.line) > lines.size()) continue;
-    const std::string& src = lines[d.loc.line - 1];
+    // A long line is shown as a window around the column, cut at character boundaries.
+    std::string src = lines[d.loc.line - 1];
+    int col = d.loc.col;
+    constexpr std::size_t kHalf = 120;
+    if (src.size() > 2 * kHalf + 40) {
+      const std::size_t at = col > 0 ? std::min(src.size(), static_cast<std::size_t>(col - 1)) : 0;
+      std::size_t from = at > kHalf ? at - kHalf : 0, to = std::min(src.size(), at + kHalf);
+      while (from > 0 && (static_cast<unsigned char>(src[from]) & 0xC0) == 0x80) --from;
+      while (to < src.size() && (static_cast<unsigned char>(src[to]) & 0xC0) == 0x80) ++to;
+      const std::string head = from > 0 ? "…" : "", tail = to < src.size() ? "…" : "";
+      if (col > 0) col = static_cast<int>(at - from + head.size()) + 1;
+      src = head + src.substr(from, to - from) + tail;
+    }
     out << "  " << escape_controls(src, true) << '\n';
-    if (d.loc.col > 0 && static_cast<std::size_t>(d.loc.col) <= src.size() + 1) {
+    if (col > 0 && static_cast<std::size_t>(col) <= src.size() + 1) {
       // The caret lines up under the byte column; tabs are kept so the terminal aligns them alike.
       std::string pad;
-      for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(d.loc.col) && i < src.size(); ++i) {
+      for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(col) && i < src.size(); ++i) {
         unsigned char c = static_cast<unsigned char>(src[i]);
         if (c == '\t') {
           pad += '\t';

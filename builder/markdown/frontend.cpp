@@ -17,6 +17,7 @@
 #include "markdown/footnotes.hpp"
 #include "markdown/math_syntax.hpp"
 #include "markdown/nesting.hpp"
+#include "markdown/size_limits.hpp"
 #include "markdown/source_text.hpp"
 
 namespace bb::markdown {
@@ -41,6 +42,7 @@ using NodePtr = std::unique_ptr<cmark_node, NodeDeleter>;
 
 doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& diags,
                 const Options& options) {
+  if (!within_size_limits(source_in, path, diags)) return Node(Kind::Document, {path, 0, 0});
   std::optional<std::string> checked = checked_utf8(source_in, path, diags);
   if (!checked) return Node(Kind::Document, {path, 0, 0});  // line 0: not parsed
   std::string source = std::move(*checked);
@@ -68,6 +70,7 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
     root.reset(cmark_parser_finish(parser.get()));
   }
 
+  if (!within_element_limit(root.get(), path, diags)) return Node(Kind::Document, {path, 0, 0});
   bound_nesting(root.get(), path, diags);
   Converter conv(path, diags, options);
   Node doc = conv.document(root.get());
@@ -78,6 +81,9 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
 }
 
 doc::Node parse_file(const fs::path& path, Diagnostics& diags, const Options& options) {
+  std::error_code ec;
+  if (auto size = fs::file_size(path, ec); !ec && !within_file_size(size, path, diags))
+    return Node(Kind::Document, {path, 0, 0});  // not read at all
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     diags.error({path, 0, 0}, "cannot read file");

@@ -1,0 +1,104 @@
+// The file, table and element limits (see size_limits.hpp): a scan of the lines, no parsing.
+#include "markdown/size_limits.hpp"
+
+#include <cmark-gfm.h>
+
+#include <string>
+
+namespace bb::markdown {
+namespace {
+
+std::string mib(std::size_t bytes) {
+  return std::to_string((bytes + (std::size_t{1} << 19)) >> 20) + " MiB";
+}
+
+// A GFM table's delimiter row: pipes, dashes, colons and spaces, with at least one dash and a pipe.
+bool delimiter_row(std::string_view line) {
+  bool dash = false, pipe = false;
+  for (char c : line) {
+    if (c == '-') {
+      dash = true;
+    } else if (c == '|') {
+      pipe = true;
+    } else if (c != ':' && c != ' ' && c != '\t' && c != '\r') {
+      return false;
+    }
+  }
+  return dash && pipe;
+}
+
+// Cells of a row: the unescaped pipes between cells, plus one; leading and trailing pipes are borders.
+std::size_t cells(std::string_view row) {
+  const auto first = row.find_first_not_of(" \t\r"), last = row.find_last_not_of(" \t\r");
+  if (first == std::string_view::npos) return 0;
+  row = row.substr(first, last - first + 1);
+  std::size_t pipes = 0;
+  for (std::size_t i = 0; i < row.size(); ++i)
+    if (row[i] == '|' && (i == 0 || row[i - 1] != '\\')) ++pipes;
+  std::size_t n = pipes + 1;
+  if (row.front() == '|' && n > 1) --n;
+  if (row.size() > 1 && row.back() == '|' && row[row.size() - 2] != '\\' && n > 1) --n;
+  return n;
+}
+
+bool blank(std::string_view line) {
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+}  // namespace
+
+bool within_file_size(std::size_t bytes, const std::filesystem::path& path, Diagnostics& diags) {
+  if (bytes <= kMaxFileBytes) return true;
+  diags.error({path, 1, 1}, "the file is " + mib(bytes) + "; a manuscript may be at most " +
+                                mib(kMaxFileBytes) + " (split it into several chapters)");
+  return false;
+}
+
+bool within_size_limits(std::string_view source, const std::filesystem::path& path, Diagnostics& diags) {
+  if (!within_file_size(source.size(), path, diags)) return false;
+  bool ok = true;
+  std::string_view previous;
+  int line_no = 0, table_line = 0;
+  std::size_t table_cells = 0;
+  bool reported = false;
+  for (std::size_t start = 0; start < source.size();) {
+    std::size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) end = source.size();
+    const std::string_view line = source.substr(start, end - start);
+    start = end + 1;
+    ++line_no;
+    if (table_line > 0 && blank(line)) {
+      table_line = 0;
+    } else if (table_line > 0) {
+      table_cells += cells(line);
+    } else if (delimiter_row(line) && !blank(previous)) {
+      table_line = line_no - 1;  // the header row
+      table_cells = cells(previous) + cells(line);
+      reported = false;
+    }
+    if (table_line > 0 && table_cells > kMaxTableCells && !reported) {
+      diags.error({path, table_line, 1}, "this table has more than " + std::to_string(kMaxTableCells) +
+                                             " cells, the limit of one table (split it or link a data file)");
+      reported = true;
+      ok = false;
+    }
+    previous = line;
+  }
+  return ok;
+}
+
+bool within_element_limit(cmark_node* root, const std::filesystem::path& path, Diagnostics& diags) {
+  std::size_t count = 0;
+  cmark_iter* it = cmark_iter_new(root);
+  for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;)
+    if (ev == CMARK_EVENT_ENTER) ++count;
+  cmark_iter_free(it);
+  if (count <= kMaxElements) return true;
+  diags.error({path, 1, 1}, "the file makes " + std::to_string(count) +
+                                " elements (paragraphs, emphasis, links, " +
+                                "cells …); a manuscript may make at most " + std::to_string(kMaxElements) +
+                                " (split it into several chapters)");
+  return false;
+}
+
+}  // namespace bb::markdown

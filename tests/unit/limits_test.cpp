@@ -1,0 +1,101 @@
+// The size limits of a manuscript (markdown/size_limits.hpp) and how diagnostics show long lines:
+// an oversized input fails with one located error, quickly and without reading or printing it whole.
+#include <sstream>
+
+#include "diag/diagnostics.hpp"
+#include "markdown/frontend.hpp"
+#include "markdown/size_limits.hpp"
+#include "test_support.hpp"
+
+namespace bb {
+namespace {
+
+std::string messages(const Diagnostics& diags) {
+  std::string out;
+  for (const auto& d : diags.all()) out += d.message + "\n";
+  return out;
+}
+
+TEST(SizeLimits, AFileOverTheLimitIsAnErrorAndNotParsed) {
+  test::TempDir dir;
+  const auto file = dir.path / "big.md";
+  test::write_file(file, "# Chapter 1 Big\n\n" + std::string(markdown::kMaxFileBytes, 'x') + "\n");
+  Diagnostics diags;
+  doc::Node doc = markdown::parse_file(file, diags);
+  EXPECT_TRUE(doc.children.empty());
+  ASSERT_EQ(diags.error_count(), 1u) << messages(diags);
+  EXPECT_EQ(diags.all()[0].loc.line, 1);
+  EXPECT_NE(messages(diags).find("a manuscript may be at most 8 MiB"), std::string::npos) << messages(diags);
+}
+
+TEST(SizeLimits, TooManyElementsIsAnErrorAtTheFile) {
+  std::string source = "# Chapter 1 Many\n\n";
+  for (std::size_t i = 0; i < markdown::kMaxElements / 2; ++i) source += "*a* ";  // emphasis + 2 texts each
+  Diagnostics diags;
+  doc::Node doc = markdown::parse(source, "many.md", diags);
+  EXPECT_TRUE(doc.children.empty());
+  EXPECT_NE(messages(diags).find("a manuscript may make at most 500000"), std::string::npos)
+      << messages(diags);
+}
+
+TEST(SizeLimits, ATableJustWithinTheLimitParses) {
+  // 100 columns × (1 header + 198 rows) = 19,900 cells.
+  std::string row = "|";
+  for (int c = 0; c < 100; ++c) row += " 1 |";
+  std::string source = "# Chapter 1 Table\n\n" + row + "\n|";
+  for (int c = 0; c < 100; ++c) source += "---|";
+  source += "\n";
+  for (int r = 0; r < 198; ++r) source += row + "\n";
+  Diagnostics diags;
+  doc::Node doc = markdown::parse(source, "table.md", diags);
+  EXPECT_FALSE(diags.has_errors()) << messages(diags);
+  bool table = false;
+  doc::walk(doc, [&](const doc::Node& n) { table = table || n.kind == doc::Kind::Table; });
+  EXPECT_TRUE(table);
+}
+
+TEST(DiagnosticPrinting, ALongLineIsShownAsAWindowAroundTheColumn) {
+  test::TempDir dir;
+  const auto file = dir.path / "long.md";
+  std::string line;
+  for (int i = 0; i < 20000; ++i) line += "词 ";
+  const int col = static_cast<int>(line.size()) + 1;
+  line += "HERE";
+  for (int i = 0; i < 20000; ++i) line += " word";
+  test::write_file(file, "# Title\n" + line + "\n");
+  Diagnostics diags;
+  diags.error({file, 2, col}, "something at HERE");
+  std::ostringstream out;
+  diags.print(out);
+  const std::string printed = out.str();
+  EXPECT_LT(printed.size(), 1000u) << "the whole line was printed";
+  // The caret stands under HERE: the source line and the caret line, two-column CJK counted.
+  std::istringstream lines(printed);
+  std::string first, source, caret;
+  std::getline(lines, first);
+  std::getline(lines, source);
+  std::getline(lines, caret);
+  EXPECT_EQ(source.front(), ' ');
+  EXPECT_NE(source.find("…"), std::string::npos);
+  const auto here = source.find("HERE");
+  ASSERT_NE(here, std::string::npos);
+  // Columns before HERE on screen: "  …" is 3 cells, then each "词 " is 3 cells in 4 bytes.
+  std::size_t cells = 0;
+  for (std::size_t i = 0; i < here;) {
+    std::size_t next = i;
+    const char32_t c =
+        static_cast<unsigned char>(source[i]) < 0x80 ? static_cast<unsigned char>(source[next++]) : U'\uFFFD';
+    if (c == U'\uFFFD') {
+      next = i + 1;
+      while (next < source.size() && (static_cast<unsigned char>(source[next]) & 0xC0) == 0x80) ++next;
+      cells += source.compare(i, next - i, "词") == 0 ? 2 : 1;
+    } else {
+      cells += 1;
+    }
+    i = next;
+  }
+  EXPECT_EQ(caret.find('^'), cells);
+}
+
+}  // namespace
+}  // namespace bb
