@@ -63,7 +63,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   bb::filters::ResolveOptions options;
   options.evaluate = s.evaluate ? &*s.evaluate : nullptr;
-  options.commit = "0123456789abcdef0123456789abcdef01234567";  // no `git` per input
+  static const bb::repo::Repository repository = [] {
+    bb::repo::Repository r;  // a fixed one: no .git read per input
+    r.commit = "0123456789abcdef0123456789abcdef01234567";
+    return r;
+  }();
+  options.repository = &repository;
   bb::filters::resolve(book, diags, options);
 
   bb::writers::HtmlOptions html;
