@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 namespace bb {
@@ -71,6 +72,23 @@ std::string escape_controls(std::string_view s, bool keep_tabs) {
   }
   return out;
 }
+
+namespace {
+
+// The interned paths: never freed (a process builds one book, with tens of files), found by value.
+const std::filesystem::path* intern(const std::filesystem::path& p) {
+  static const std::filesystem::path* const empty = new std::filesystem::path;
+  if (p.empty()) return empty;  // default-constructed locations take no lock
+  static std::mutex mutex;
+  static std::set<std::filesystem::path>* paths = new std::set<std::filesystem::path>;
+  std::lock_guard lock(mutex);
+  return &*paths->insert(p).first;
+}
+
+}  // namespace
+
+SourcePath::SourcePath() : path_(intern({})) {}  // the shared empty path, without a lock
+SourcePath::SourcePath(const std::filesystem::path& p) : path_(intern(p)) {}
 
 std::string& Diagnostics::current_check() {
   thread_local std::string check = "parse";
@@ -175,7 +193,7 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
     if (d.loc.line <= 0 || d.loc.path.empty()) continue;
     auto [it, inserted] = lines_by_file.try_emplace(d.loc.path);
     if (inserted) {
-      std::ifstream in(d.loc.path, std::ios::binary);
+      std::ifstream in(d.loc.path.get(), std::ios::binary);
       std::string line;
       const auto wanted = static_cast<std::size_t>(last_line[d.loc.path]);
       while (it->second.size() < wanted && std::getline(in, line)) {

@@ -12,10 +12,37 @@
 
 namespace bb {
 
+// The file of a SourceLoc: one shared copy of each path for the whole process (interned), so that
+// the hundreds of thousands of nodes of a book each hold a pointer rather than their own copy of a
+// path and its component list. Reads like a `const std::filesystem::path&`.
+class SourcePath {
+ public:
+  SourcePath();
+  SourcePath(const std::filesystem::path& p);  // NOLINT: implicit, as a path is used everywhere
+  SourcePath(const char* p) : SourcePath(std::filesystem::path(p)) {}         // NOLINT
+  SourcePath(const std::string& p) : SourcePath(std::filesystem::path(p)) {}  // NOLINT
+
+  operator const std::filesystem::path&() const { return *path_; }  // NOLINT
+  [[nodiscard]] const std::filesystem::path& get() const { return *path_; }
+  [[nodiscard]] bool empty() const { return path_->empty(); }
+  [[nodiscard]] std::string string() const { return path_->string(); }
+  [[nodiscard]] std::string generic_string() const { return path_->generic_string(); }
+  [[nodiscard]] std::filesystem::path filename() const { return path_->filename(); }
+  [[nodiscard]] std::filesystem::path lexically_relative(const std::filesystem::path& base) const {
+    return path_->lexically_relative(base);
+  }
+  friend bool operator==(const SourcePath& a, const SourcePath& b) { return a.path_ == b.path_; }
+  friend bool operator==(const SourcePath& a, const std::filesystem::path& b) { return *a.path_ == b; }
+  friend bool operator<(const SourcePath& a, const SourcePath& b) { return *a.path_ < *b.path_; }
+
+ private:
+  const std::filesystem::path* path_;
+};
+
 // A place in a manuscript. Lines and columns are 1-based; column counts bytes of the line (as
 // cmark-gfm does), line 0 means "the whole file".
 struct SourceLoc {
-  std::filesystem::path path;
+  SourcePath path;
   int line = 0;
   int col = 0;
 };

@@ -83,7 +83,7 @@ class Converter {
   static void apply(doc::Node& n, const Attributes& a);
   static void apply_trailing_attributes(doc::Node& target, std::vector<doc::Node>& inl);
 
-  std::filesystem::path path_;
+  SourcePath path_;  // interned once: every node's SourceLoc shares it
   Diagnostics& diags_;
   const Options& opt_;
 };
