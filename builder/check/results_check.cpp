@@ -8,6 +8,7 @@
 
 #include "calc/data.hpp"
 #include "calc/error.hpp"
+#include "calc/formula.hpp"
 #include "calc/hardware.hpp"
 #include "calc/reproduce.hpp"
 #include "calc/scenarios.hpp"
@@ -80,7 +81,18 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
     cited[id].insert({loc.path, loc.line});
     first_at.try_emplace({loc.path, loc.line}, loc);
   };
-  for (const auto& b : resolution.bindings) cite(scenario_of(b.expr), b.loc);
+  for (const auto& b : resolution.bindings) {
+    if (!calc::is_formula(calc::Json(b.expr))) {
+      cite(scenario_of(b.expr), b.loc);
+      continue;
+    }
+    // A formula cites every scenario it reads.
+    try {
+      for (const auto& ref : calc::formula_references(b.expr)) cite(scenario_of(ref), b.loc);
+    } catch (const std::exception&) {
+      // Malformed formulas are reported where the number is resolved.
+    }
+  }
   for (const auto& eb : book.editions)
     for (const auto& ch : eb.chapters)
       doc::walk(ch.root, [&](const doc::Node& n) {
