@@ -27,7 +27,8 @@ std::string scenario_of(const std::string& expr) {
   return expr.substr(0, dot);
 }
 
-// `../calculations/results/<id>.md` (or .json, .csv) in a link: the scenario id, else empty.
+}  // namespace
+
 std::string scenario_of_link(const std::string& url) {
   auto at = url.find("calculations/results/");
   if (at == std::string::npos) return {};
@@ -36,6 +37,8 @@ std::string scenario_of_link(const std::string& url) {
   auto dot = file.rfind('.');
   return dot == std::string::npos ? file : file.substr(0, dot);
 }
+
+namespace {
 
 int line_of(const fs::path& file, const std::string& needle) {
   std::ifstream in(file, std::ios::binary);
