@@ -186,6 +186,11 @@ std::pair<const Json&, std::string> Engine::lookup(std::string_view expr_view) {
 
 Value Engine::evaluate(std::string_view expr) {
   try {
+    // A formula (`=a.x * b.y`) derives a number from results and facts the way scenario arguments do,
+    // so a size the text states as a product ("1024 × 4096") is tied to its factors, not typed.
+    if (std::string e = trim(expr); is_formula(Json(e)))
+      return to_value(evaluate_formula(e, [this](const std::string& ref) { return Json(lookup(ref).first); }),
+                      e);
     auto [json, canonical] = lookup(expr);
     return to_value(json, canonical);
   } catch (const Error& e) {

@@ -38,8 +38,9 @@ class Engine {
   // "qwen3-8b-prefill-8192.summary.matrix_flops", "qwen3-8b-prefill-8192.matrix_flops" (summary implied),
   // "qwen3-8b-prefill-8192.operators[q_proj].matrix_flops" (list items by key, never by position),
   // "forward(model=qwen3-8b, tokens=8192).summary.matrix_flops", or a catalogue fact:
-  // "model(qwen3-8b).num_hidden_layers", "hardware(h100-sxm).peak(BF16, FP32, tensor, dense)".
-  // Errors are bb::calc::Error.
+  // "model(qwen3-8b).num_hidden_layers", "hardware(h100-sxm).peak(BF16, FP32, tensor, dense)", or a
+  // formula over those, as in scenario arguments: "=model(qwen3-8b).num_key_value_heads *
+  // model(qwen3-8b).head_dim". Errors are bb::calc::Error.
   Value evaluate(std::string_view expr);
   // The same, as the JSON value and its canonical path.
   std::pair<const Json&, std::string> lookup(std::string_view expr);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "check/parity.hpp"
 #include "filters/number_format.hpp"
@@ -46,10 +47,15 @@ bool is_ascii_alpha(char c) {
 }
 
 // The count noun (from the per-language list) that starts at `k`, or empty. A Latin or Cyrillic
-// noun must end at a word boundary ("36 layers", not "36 layersX").
+// noun must end at a word boundary ("36 layers", not "36 layersX"). The longest entry wins, and an
+// entry written `!word` names a longer word that is no count noun: "!位元組" (bytes) keeps "16 位元組"
+// from being read as the count noun "位元" (bits), since CJK nouns have no word boundary to end at.
 std::string count_noun_at(const std::string& t, std::size_t k, const std::vector<std::string>& nouns) {
   std::string best;
-  for (const auto& n : nouns) {
+  bool excluded = false;
+  for (const auto& entry : nouns) {
+    bool exclusion = entry.starts_with('!');
+    const std::string n = exclusion ? entry.substr(1) : entry;
     if (n.size() <= best.size() || t.compare(k, n.size(), n) != 0) continue;
     std::size_t end = k + n.size();
     // A noun ending in a Latin or Cyrillic letter must end the word; CJK nouns need no boundary.
@@ -62,8 +68,9 @@ std::string count_noun_at(const std::string& t, std::size_t k, const std::vector
                                      static_cast<unsigned char>(n[n.size() - 2]) < 0xE0);
     if (latin_end && end < t.size() && letter_at(end)) continue;
     best = n;
+    excluded = exclusion;
   }
-  return best;
+  return excluded ? std::string() : best;
 }
 
 void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& e, const std::string& chapter,
@@ -126,8 +133,12 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
   }
 }
 
+bool has_class(const Node& n, std::string_view c) {
+  return std::find(n.classes.begin(), n.classes.end(), c) != n.classes.end();
+}
+
 void walk(const Node& n, const book::Edition& e, const std::string& chapter,
-          const std::vector<std::string>& nouns, std::vector<UnboundNumber>& out) {
+          const std::vector<std::string>& nouns, ChapterAudit& out) {
   switch (n.kind) {
     case Kind::Code:
     case Kind::CodeBlock:
@@ -138,9 +149,24 @@ void walk(const Node& n, const book::Edition& e, const std::string& chapter,
     case Kind::HtmlInline:
     case Kind::HtmlBlock: return;
     case Kind::Span:
+      if (n.attr("calc") && has_class(n, "typed")) {
+        out.contradictions.push_back(n.loc);
+        return;
+      }
       if (n.attr("calc")) return;
+      if (has_class(n, "typed")) {
+        // Deliberately typed: what it holds is counted apart, never reported; a mark around no number
+        // the audit would report is itself reported, so the marks stay few and meaningful.
+        std::vector<UnboundNumber> inside;
+        scan_text(doc::plain_text(n.children), n.loc, e, chapter, nouns, inside);
+        if (inside.empty())
+          out.empty_marks.push_back(n.loc);
+        else
+          out.typed.insert(out.typed.end(), inside.begin(), inside.end());
+        return;
+      }
       break;
-    case Kind::Text: scan_text(n.text, n.loc, e, chapter, nouns, out); return;
+    case Kind::Text: scan_text(n.text, n.loc, e, chapter, nouns, out.unbound); return;
     default: break;
   }
   for (const auto& c : n.caption) walk(c, e, chapter, nouns, out);
@@ -173,11 +199,32 @@ const std::vector<std::string>& AuditWords::nouns_for(const std::string& lang) c
   return none;
 }
 
+ChapterAudit audit_chapter(const book::Chapter& chapter, const book::Edition& edition,
+                           const AuditWords& words) {
+  ChapterAudit out;
+  walk(chapter.root, edition, chapter.key, words.nouns_for(edition.lang), out);
+  // A figure whose caption is its alt text holds the same inlines twice (caption and image): one
+  // place, one finding.
+  auto once = [](std::vector<UnboundNumber>& v) {
+    std::set<std::tuple<int, int, std::string>> seen;
+    std::erase_if(v, [&](const UnboundNumber& u) {
+      return !seen.insert({u.loc.line, u.loc.col, u.text}).second;
+    });
+  };
+  auto once_at = [](std::vector<SourceLoc>& v) {
+    std::set<std::pair<int, int>> seen;
+    std::erase_if(v, [&](const SourceLoc& l) { return !seen.insert({l.line, l.col}).second; });
+  };
+  once(out.unbound);
+  once(out.typed);
+  once_at(out.empty_marks);
+  once_at(out.contradictions);
+  return out;
+}
+
 std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, const book::Edition& edition,
                                                 const AuditWords& words) {
-  std::vector<UnboundNumber> out;
-  walk(chapter.root, edition, chapter.key, words.nouns_for(edition.lang), out);
-  return out;
+  return audit_chapter(chapter, edition, words).unbound;
 }
 
 NumbersReport check_numbers(const book::Book& book, const filters::Resolution& resolution, bool strict,
@@ -217,12 +264,17 @@ NumbersReport check_numbers(const book::Book& book, const filters::Resolution& r
   AuditWords words = load_audit_words(book.config.calculations, diags);
   for (const auto& eb : book.editions) {
     for (const auto& ch : eb.chapters) {
-      auto found = find_unbound_numbers(ch, eb.edition, words);
-      for (const auto& u : found) {
+      auto audit = audit_chapter(ch, eb.edition, words);
+      for (const auto& u : audit.unbound) {
         if (strict)
           diags.error(u.loc, "number with a unit `" + u.text + "` is neither computed nor bound to a result");
       }
-      report.unbound.insert(report.unbound.end(), found.begin(), found.end());
+      for (const auto& at : audit.contradictions)
+        diags.error(at, "a number cannot be both bound (calc=) and marked typed (.typed): choose one");
+      for (const auto& at : audit.empty_marks)
+        diags.warning(at, "`.typed` marks no number with a unit or count noun; remove the mark");
+      report.unbound.insert(report.unbound.end(), audit.unbound.begin(), audit.unbound.end());
+      report.typed.insert(report.typed.end(), audit.typed.begin(), audit.typed.end());
     }
   }
   return report;
@@ -266,6 +318,7 @@ std::string numbers_report_json(const book::Book& book, const filters::Resolutio
                   {"citations_of_stale_results", report.results.citations_of_stale},
                   {"catalogue_problems", report.results.catalogue_problems},
                   {"unbound_numbers", report.unbound.size()},
+                  {"typed_numbers", report.typed.size()},
                   {"errors", errors.size()}};
   j["bindings"] = bindings;
   j["unbound_per_chapter"] = unbound;

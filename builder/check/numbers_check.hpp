@@ -33,6 +33,16 @@ struct AuditWords {
 };
 AuditWords load_audit_words(const std::filesystem::path& calculations, Diagnostics& diags);
 
+// What the audit finds in one chapter.
+struct ChapterAudit {
+  std::vector<UnboundNumber> unbound;     // typed in the prose, neither computed nor bound
+  std::vector<UnboundNumber> typed;       // inside `[…]{.typed}`: deliberately typed, not a result
+  std::vector<SourceLoc> empty_marks;     // `.typed` spans that hold no number the audit reports
+  std::vector<SourceLoc> contradictions;  // spans both bound (calc=) and marked `.typed`
+};
+ChapterAudit audit_chapter(const book::Chapter& chapter, const book::Edition& edition,
+                           const AuditWords& words);
+
 // Finds numbers followed by a unit word (GiB, ms, TFLOPs, Gb/s, tokens/s, %, ×, 1e12 FLOPs, …) or by a
 // count noun of the edition's language, in a chapter's prose: text outside code, math, links' targets,
 // placeholders and bound literals.
@@ -41,9 +51,10 @@ std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, co
 
 struct NumbersReport {
   std::vector<UnboundNumber> unbound;
-  int parity_errors = 0;     // calc keys bound in one edition's chapter but not another's
-  int structure_errors = 0;  // labels and numbered elements that differ between editions
-  ResultsReport results;     // committed results, scenario references, catalogue sources
+  std::vector<UnboundNumber> typed;  // marked `.typed`: counted, never an error
+  int parity_errors = 0;             // calc keys bound in one edition's chapter but not another's
+  int structure_errors = 0;          // labels and numbered elements that differ between editions
+  ResultsReport results;             // committed results, scenario references, catalogue sources
 };
 
 // Runs the results check, the parity comparison and the audit; with `strict`, unbound numbers are errors.

@@ -1,14 +1,18 @@
 // Proposing bindings for typed numbers (see numbers_suggest.hpp).
 #include "check/numbers_suggest.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "calc/engine.hpp"
 #include "calc/error.hpp"
+#include "check/results_check.hpp"
 #include "filters/number_format.hpp"
 #include "output/staging.hpp"
 
@@ -139,17 +143,55 @@ int significant_digits(const std::string& literal) {
   return n;
 }
 
-// The field-name stem a count noun can be bound to ("36 layers" -> fields containing "layers").
-std::string count_field_stem(const std::string& text) {
-  static const std::pair<const char*, const char*> stems[] = {
-      {"layer", "layers"}, {"层", "layers"},       {"層", "layers"},      {"сло", "layers"},
-      {"head", "heads"},   {"头", "heads"},        {"頭", "heads"},       {"голов", "heads"},
-      {"token", "tokens"}, {"токен", "tokens"},    {"expert", "experts"}, {"专家", "experts"},
-      {"專家", "experts"}, {"эксперт", "experts"}, {"GPU", "cards"},      {"card", "cards"},
-      {"卡", "cards"},     {"карт", "cards"}};
-  for (const auto& [noun, stem] : stems)
-    if (text.find(noun) != std::string::npos) return stem;
+// The field names a count noun can be bound to: "36 layers" -> fields containing "layers"; a token
+// count is a scenario's tokens, history, length, prompt or prefix hit; cards are cards or participants.
+std::vector<std::string> count_field_stems(const std::string& text) {
+  static const std::pair<const char*, std::vector<std::string>> stems[] = {
+      {"layer", {"layers"}},
+      {"层", {"layers"}},
+      {"層", {"layers"}},
+      {"сло", {"layers"}},
+      {"head", {"heads"}},
+      {"头", {"heads"}},
+      {"頭", {"heads"}},
+      {"голов", {"heads"}},
+      {"expert", {"experts"}},
+      {"专家", {"experts"}},
+      {"專家", {"experts"}},
+      {"эксперт", {"experts"}},
+      {"request", {"batch"}},
+      {"请求", {"batch"}},
+      {"請求", {"batch"}},
+      {"запрос", {"batch"}},
+      {"sequence", {"batch"}},
+      {"bit", {"bits"}},
+      {"位", {"bits"}},
+      {"бит", {"bits"}},
+      {"GPU", {"cards", "participants"}},
+      {"card", {"cards", "participants"}},
+      {"卡", {"cards", "participants"}},
+      {"карт", {"cards", "participants"}},
+      {"token", {"tokens", "history", "length", "prompt", "prefix_hit"}},
+      {"токен", {"tokens", "history", "length", "prompt", "prefix_hit"}}};
+  for (const auto& [noun, list] : stems)
+    if (text.find(noun) != std::string::npos) return list;
   return {};
+}
+
+// Counts of a model's structure, which its config states directly.
+bool is_structure(const std::vector<std::string>& stems) {
+  return !stems.empty() && (stems[0] == "layers" || stems[0] == "heads" || stems[0] == "experts");
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The model id of `model(<id>).field`, else empty.
+std::string model_of(const std::string& expr) {
+  if (!expr.starts_with("model(")) return {};
+  return expr.substr(6, expr.find(')') - 6);
 }
 
 }  // namespace
@@ -165,11 +207,35 @@ SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
   AuditWords words = load_audit_words(book.config.calculations, diags);
   for (const auto& eb : book.editions)
     for (const auto& ch : eb.chapters) {
-      // Scenarios this chapter already cites come first when a value has several sources.
-      std::map<std::string, int> cited;
+      // A value with several sources is bound to the one the text is about: a scenario cited nearest
+      // to the number (the same paragraph first, then the chapter), the model the line names.
+      std::map<std::string, std::vector<int>> cited;  // scenario -> lines that cite it
+      // A book that types its numbers cites its scenarios by links to their result files, often in a
+      // footnote: the note cites them wherever it is referenced.
+      // (A link the book cannot turn into a URL stays as a span that keeps its target in `href`.)
+      auto linked = [](const doc::Node& n) -> std::string {
+        if (n.kind == doc::Kind::Link) return scenario_of_link(n.url);
+        const std::string* href = n.kind == doc::Kind::Span ? n.attr("href") : nullptr;
+        return href ? scenario_of_link(*href) : std::string();
+      };
+      std::map<std::string, std::vector<std::string>> note_cites;
       doc::walk(ch.root, [&](const doc::Node& n) {
-        if (const std::string* e = n.attr("expr")) ++cited[e->substr(0, e->find('.'))];
+        if (const std::string* e = n.attr("expr")) cited[e->substr(0, e->find('.'))].push_back(n.loc.line);
+        if (std::string id = linked(n); !id.empty()) cited[id].push_back(n.loc.line);
+        if (n.kind == doc::Kind::FootnoteDef)
+          doc::walk(n, [&](const doc::Node& m) {
+            if (std::string id = linked(m); !id.empty()) note_cites[n.text].push_back(id);
+          });
       });
+      doc::walk(ch.root, [&](const doc::Node& n) {
+        if (n.kind == doc::Kind::FootnoteRef)
+          for (const auto& id : note_cites[n.text]) cited[id].push_back(n.loc.line);
+      });
+      std::vector<std::string> source_lines;
+      {
+        std::ifstream in(ch.path, std::ios::binary);
+        for (std::string l; std::getline(in, l);) source_lines.push_back(lower(l));
+      }
       for (const auto& u : find_unbound_numbers(ch, eb.edition, words)) {
         ++report.typed;
         auto lit = filters::parse_literal(u.text, eb.edition.numbers);
@@ -197,20 +263,67 @@ SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
         // Too coarse to identify a source: fewer than three significant digits of a measurement
         // ("20 μs", "128 KiB") matches dozens of unrelated values.
         if (fam != Family::Count && significant_digits(literal) < 3) continue;
-        std::string stem = fam == Family::Count ? count_field_stem(u.text) : "";
-        if (fam == Family::Count && stem.empty()) continue;
+        std::vector<std::string> stems =
+            fam == Family::Count ? count_field_stems(u.text) : std::vector<std::string>{};
+        if (fam == Family::Count && stems.empty()) continue;
+        auto stem_ok = [&](const std::string& expr) {
+          if (stems.empty()) return true;
+          std::string field = expr.substr(expr.rfind('.') + 1);
+          for (const auto& st : stems)
+            if (field.find(st) != std::string::npos) return true;
+          return false;
+        };
         long double tol = 0.5L * std::pow(10.0L, -decimals);
         std::vector<const Candidate*> hits;
         for (const auto& c : all)
           if (c.family == fam && c.value != 0 && std::fabs(c.value / scale - value) <= tol * (1 + 1e-12L) &&
-              (stem.empty() || c.expr.substr(c.expr.rfind('.') + 1).find(stem) != std::string::npos))
+              stem_ok(c.expr))
             hits.push_back(&c);
         if (hits.empty()) continue;
-        std::stable_sort(hits.begin(), hits.end(), [&](const Candidate* a, const Candidate* b) {
-          int ca = cited.count(a->scenario) ? 1 : 0, cb = cited.count(b->scenario) ? 1 : 0;
-          if (ca != cb) return ca > cb;
-          return a->expr.size() < b->expr.size();
-        });
+        const std::string line =
+            u.loc.line >= 1 && static_cast<std::size_t>(u.loc.line) <= source_lines.size()
+                ? source_lines[u.loc.line - 1]
+                : std::string();
+        // Lines between the number and the nearest citation of the candidate's scenario (a large
+        // number when the chapter never cites it).
+        auto distance = [&](const Candidate* c) {
+          int best = 1 << 20;
+          if (auto it = cited.find(c->scenario); it != cited.end())
+            for (int l : it->second) best = std::min(best, std::abs(l - u.loc.line));
+          return best;
+        };
+        bool structure = is_structure(stems);
+        // A bare count matches many unrelated values: a scenario's count is only proposed when the
+        // chapter cites that scenario.
+        if (fam == Family::Count && !structure)
+          std::erase_if(hits, [&](const Candidate* c) { return distance(c) == 1 << 20; });
+        if (hits.empty()) continue;
+        // The models the line is about: named in it, or computed by a scenario it cites.
+        std::set<std::string> line_models;
+        for (const auto& [id, lines] : cited)
+          if (std::find(lines.begin(), lines.end(), u.loc.line) != lines.end()) try {
+              const auto& r = engine.scenario_result(id);
+              if (r.contains("model") && r["model"].is_string())
+                line_models.insert(r["model"].get<std::string>());
+            } catch (const calc::Error&) {
+              // not computable: `check numbers` reports it
+            }
+        auto rank = [&](const Candidate* c) {
+          std::string model = model_of(c->expr);
+          // Structure counts ("36 layers") are the config's, of the model the line is about, and
+          // its `num_…` field (num_hidden_layers, not max_window_layers that happens to be equal).
+          int named = structure && !model.empty() &&
+                              (line.find(model) != std::string::npos || line_models.count(model))
+                          ? 0
+                          : 1;
+          int fact = structure ? (model.empty() ? 1 : 0) : 0;
+          int num = c->expr.substr(c->expr.rfind('.') + 1).starts_with("num_") ? 0 : 1;
+          // Counts the text states are a scenario's inputs before anything it computes from them.
+          int input = fam == Family::Count && c->expr.find(".scenario.") == std::string::npos ? 1 : 0;
+          return std::make_tuple(named, fact, num, distance(c), input, c->expr.size());
+        };
+        std::stable_sort(hits.begin(), hits.end(),
+                         [&](const Candidate* a, const Candidate* b) { return rank(a) < rank(b); });
         // A span attribute cannot hold braces (`weights[model.layers.{layer}...]`).
         std::erase_if(hits,
                       [](const Candidate* c) { return c->expr.find_first_of("{}") != std::string::npos; });

@@ -8,6 +8,7 @@
 
 #include "calc/data.hpp"
 #include "calc/error.hpp"
+#include "calc/formula.hpp"
 #include "calc/hardware.hpp"
 #include "calc/reproduce.hpp"
 #include "calc/scenarios.hpp"
@@ -26,7 +27,8 @@ std::string scenario_of(const std::string& expr) {
   return expr.substr(0, dot);
 }
 
-// `../calculations/results/<id>.md` (or .json, .csv) in a link: the scenario id, else empty.
+}  // namespace
+
 std::string scenario_of_link(const std::string& url) {
   auto at = url.find("calculations/results/");
   if (at == std::string::npos) return {};
@@ -35,6 +37,8 @@ std::string scenario_of_link(const std::string& url) {
   auto dot = file.rfind('.');
   return dot == std::string::npos ? file : file.substr(0, dot);
 }
+
+namespace {
 
 int line_of(const fs::path& file, const std::string& needle) {
   std::ifstream in(file, std::ios::binary);
@@ -80,7 +84,18 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
     cited[id].insert({loc.path, loc.line});
     first_at.try_emplace({loc.path, loc.line}, loc);
   };
-  for (const auto& b : resolution.bindings) cite(scenario_of(b.expr), b.loc);
+  for (const auto& b : resolution.bindings) {
+    if (!calc::is_formula(calc::Json(b.expr))) {
+      cite(scenario_of(b.expr), b.loc);
+      continue;
+    }
+    // A formula cites every scenario it reads.
+    try {
+      for (const auto& ref : calc::formula_references(b.expr)) cite(scenario_of(ref), b.loc);
+    } catch (const std::exception&) {
+      // Malformed formulas are reported where the number is resolved.
+    }
+  }
   for (const auto& eb : book.editions)
     for (const auto& ch : eb.chapters)
       doc::walk(ch.root, [&](const doc::Node& n) {

@@ -20,4 +20,7 @@ struct ResultsReport {
 ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,
                             Diagnostics& diags);
 
+// `../calculations/results/<id>.md` (or .json, .csv) in a link: the scenario id, else empty.
+std::string scenario_of_link(const std::string& url);
+
 }  // namespace bb::check

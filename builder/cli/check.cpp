@@ -82,6 +82,7 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
   for (const auto& u : report.unbound) ++per[{u.edition, u.chapter}];
   out << "numbers with units typed unchecked: " << report.unbound.size() << (per.empty() ? "\n" : "\n");
   for (const auto& [k, n] : per) out << "  " << k.first << '/' << k.second << ": " << n << '\n';
+  out << "numbers marked deliberately typed ([...]{.typed}): " << report.typed.size() << '\n';
 }
 
 // `check numbers --suggest [--apply]`: one line per proposal, then the counts.

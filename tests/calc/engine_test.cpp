@@ -66,3 +66,18 @@ TEST(Engine, ErrorsNameTheExpressionAndTheProblem) {
   EXPECT_NE(message("forward(model=nope).matrix_flops").find("unknown model 'nope'"), std::string::npos);
   EXPECT_NE(message("forward(model=qwen3-8b)").find("name a field"), std::string::npos);
 }
+
+// A formula derives a number from facts and results (the K projection's rows, a ratio) and keeps
+// integers exact; a division that leaves a remainder and an unknown reference are errors.
+TEST(Engine, FormulasDeriveNumbersFromFactsAndResults) {
+  Engine e(calc_test::kDataDir);
+  Value rows = e.evaluate("=model(qwen3-8b).num_key_value_heads * model(qwen3-8b).head_dim");
+  EXPECT_EQ(rows.kind, Value::Kind::Integer);
+  EXPECT_EQ(rows.integer, 1024);
+  Value twice =
+      e.evaluate(" =2 * qwen3-8b-prefill-8192.matrix_flops / qwen3-8b-prefill-8192.scenario.tokens");
+  EXPECT_EQ(twice.integer, 2 * e.evaluate("qwen3-8b-prefill-8192.matrix_flops").integer / 8192);
+  EXPECT_DOUBLE_EQ(e.evaluate("=qwen3-8b-prefill-8192.scenario.tokens * 0.5").number, 4096.0);
+  EXPECT_THROW(e.evaluate("=model(qwen3-8b).num_hidden_layers / 7"), bb::calc::Error);
+  EXPECT_THROW(e.evaluate("=no-such-scenario.matrix_flops * 2"), bb::calc::Error);
+}

@@ -190,9 +190,14 @@ TEST_F(Mutation, ScenarioArgumentChange) {
   EXPECT_TRUE(any_error(r, "scenario 'qwen3-8b-prefill-8192' recomputes differently"));
   EXPECT_TRUE(any_error(r, "scenario 'training-qwen3-8b-step-h100' recomputes differently"));
   EXPECT_EQ(editions_with(r, "cites scenario 'qwen3-8b-prefill-8192'"), all_);
+  // The prose that says "8192 tokens" is bound to the argument, so it fails too, in every edition.
+  EXPECT_EQ(editions_with(r, "number `8192` does not match `qwen3-8b-prefill-8192.scenario.tokens`"), all_);
   reproduce();
   BookRun again = bookbuild(book(), "check");
   EXPECT_FALSE(any_error(again, "recomputes differently"));
+  // Regenerated results do not rewrite the prose: it still says 8192 and is still wrong.
+  EXPECT_EQ(editions_with(again, "number `8192` does not match `qwen3-8b-prefill-8192.scenario.tokens`"),
+            all_);
   expect_all_editions_changed(before);
 }
 

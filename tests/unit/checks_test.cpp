@@ -114,3 +114,40 @@ TEST(CheckNumbers, StaleLiteralsAfterAConfigChangeFailInEveryEdition) {
 
 }  // namespace
 }  // namespace bb
+
+namespace bb {
+namespace {
+
+// The binding assistant on typed counts (tests/fixtures/suggest): every proposal comes from the
+// scenario the paragraph cites (a placeholder, or a footnote that links the result file) or from the
+// config of the model the line is about, and a count with no such evidence gets none. `--apply`
+// writes exactly those bound literals, and they check.
+TEST(Suggest, CountsAreBoundToWhatTheirParagraphCites) {
+  namespace fs = std::filesystem;
+  fs::path tmp = fs::temp_directory_path() / ("bb-suggest-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  fs::copy(test::fixtures() / "suggest" / "book", tmp / "book", fs::copy_options::recursive);
+  fs::copy(fs::path(BOOKBUILD_SOURCE_DIR) / "calculations", tmp / "book" / "calculations",
+           fs::copy_options::recursive);
+  std::string toml = test::read_file(tmp / "book" / "book.toml");
+  toml.replace(toml.find("../../../../calculations"), 24, "calculations");
+  test::write_file(tmp / "book" / "book.toml", toml);
+  const std::string book = "--book '" + (tmp / "book").string() + "' ";
+
+  auto r = test::run_bookbuild(book + "check numbers --suggest");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, test::read_file(test::fixtures() / "suggest" / "expected.txt"));
+
+  auto applied = test::run_bookbuild(book + "check numbers --suggest --apply");
+  EXPECT_EQ(applied.exit_code, 0) << applied.err;
+  std::string zh = test::read_file(tmp / "book" / "manuscripts" / "01-建议.md");
+  EXPECT_NE(zh.find("[36]{calc=model(qwen3-8b).num_hidden_layers} 层"), std::string::npos) << zh;
+  EXPECT_NE(zh.find("没有出处的 64 个 token"), std::string::npos) << zh;  // no evidence, left typed
+  auto check = test::run_bookbuild(book + "check numbers");
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  fs::remove_all(tmp);
+}
+
+}  // namespace
+}  // namespace bb
