@@ -32,7 +32,7 @@ void report_tex_errors(const TexLog& log, const std::vector<writers::SourceMark>
     if (in_book && e.line > 0) loc = writers::map_line(marks, e.line);
     std::string where = tex.string() + ":" + std::to_string(e.line);
     if (!in_book) where = e.file + ":" + std::to_string(e.line);
-    std::string message = "LaTeX error: " + e.message + "\n  at " + where;
+    std::string message = "LaTeX error: " + e.message + " (at " + where + ")";
     if (!e.context.empty()) message += ": " + e.context;
     if (loc.path.empty()) loc = {tex, in_book ? e.line : 0, 0};
     diags.error(loc, message);
