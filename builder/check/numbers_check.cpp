@@ -109,6 +109,10 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
       k += 2;
     else if (t.compare(k, 3, "\u202F") == 0)
       k += 3;
+    else if (k + 1 < t.size() && t[k] == '-' &&
+             (std::isalpha(static_cast<unsigned char>(t[k + 1])) ||
+              static_cast<unsigned char>(t[k + 1]) >= 0x80))
+      ++k;  // a compound: "8-bit", "8192-token", "36-слойная" (a digit after `-` is a range: "4-5")
     std::size_t w = k;
     while (w < t.size() && (std::isalpha(static_cast<unsigned char>(t[w])) || t[w] == '/' || t[w] == '%' ||
                             static_cast<unsigned char>(t[w]) >= 0x80)) {
