@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <set>
@@ -194,15 +195,27 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
     auto [it, inserted] = lines_by_file.try_emplace(d.loc.path);
     if (inserted) {
       std::ifstream in(d.loc.path.get(), std::ios::binary);
-      std::string line;
       const auto wanted = static_cast<std::size_t>(last_line[d.loc.path]);
-      while (it->second.size() < wanted && std::getline(in, line)) {
+      // At most the first 1 MiB of a line is kept: a diagnostic further along it shows no source.
+      constexpr std::streamsize kLineCap = 1 << 20;
+      std::string buffer(static_cast<std::size_t>(kLineCap) + 1, '\0');
+      while (it->second.size() < wanted && in) {
+        in.getline(buffer.data(), kLineCap + 1);
+        if (in.bad() || (in.eof() && in.gcount() == 0)) break;
+        auto length = static_cast<std::size_t>(in.gcount());
+        if (in.good() && length > 0) --length;  // the newline was extracted and counted
+        std::string line(buffer.data(), length);
+        if (in.fail() && !in.eof()) {  // longer than the cap: skip the rest of it
+          in.clear();
+          in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+        }
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        it->second.push_back(line);
+        it->second.push_back(std::move(line));
       }
     }
     const auto& lines = it->second;
     if (static_cast<std::size_t>(d.loc.line) > lines.size()) continue;
+    if (d.loc.col > 0 && static_cast<std::size_t>(d.loc.col) > lines[d.loc.line - 1].size() + 1) continue;
     // A long line is shown as a window around the column, cut at character boundaries.
     std::string src = lines[d.loc.line - 1];
     int col = d.loc.col;

@@ -70,7 +70,8 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
     root.reset(cmark_parser_finish(parser.get()));
   }
 
-  if (!within_element_limit(root.get(), path, diags)) return Node(Kind::Document, {path, 0, 0});
+  if (!within_element_limit(root.get(), fenced.text.size(), path, diags))
+    return Node(Kind::Document, {path, 0, 0});
   bound_nesting(root.get(), path, diags);
   Converter conv(path, diags, options);
   Node doc = conv.document(root.get());

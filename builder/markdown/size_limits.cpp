@@ -87,17 +87,19 @@ bool within_size_limits(std::string_view source, const std::filesystem::path& pa
   return ok;
 }
 
-bool within_element_limit(cmark_node* root, const std::filesystem::path& path, Diagnostics& diags) {
+bool within_element_limit(cmark_node* root, std::size_t bytes, const std::filesystem::path& path,
+                          Diagnostics& diags) {
   std::size_t count = 0;
   cmark_iter* it = cmark_iter_new(root);
   for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;)
     if (ev == CMARK_EVENT_ENTER) ++count;
   cmark_iter_free(it);
-  if (count <= kMaxElements) return true;
-  diags.error({path, 1, 1}, "the file makes " + std::to_string(count) +
-                                " elements (paragraphs, emphasis, links, " +
-                                "cells …); a manuscript may make at most " + std::to_string(kMaxElements) +
-                                " (split it into several chapters)");
+  const std::size_t limit = element_limit(bytes);
+  if (count <= limit) return true;
+  diags.error({path, 1, 1},
+              "the file makes " + std::to_string(count) + " elements (paragraphs, emphasis, links, " +
+                  "cells …); a manuscript of this size may make at most " + std::to_string(limit) +
+                  " (32,000 plus one per 32 bytes; split it into several chapters)");
   return false;
 }
 
