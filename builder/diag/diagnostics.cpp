@@ -173,6 +173,48 @@ std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& 
   return out;
 }
 
+namespace {
+
+// The first `wanted` lines of a file, each cut at 1 MiB (a diagnostic further along such a line shows
+// no source); `buffer` is reused between files.
+std::vector<std::string> read_lines(const std::filesystem::path& path, std::size_t wanted,
+                                    std::string& buffer) {
+  constexpr std::streamsize kLineCap = 1 << 20;
+  buffer.resize(static_cast<std::size_t>(kLineCap) + 1);
+  std::vector<std::string> lines;
+  std::ifstream in(path, std::ios::binary);
+  while (lines.size() < wanted && in) {
+    in.getline(buffer.data(), kLineCap + 1);
+    if (in.bad() || (in.eof() && in.gcount() == 0)) break;
+    auto length = static_cast<std::size_t>(in.gcount());
+    if (in.good() && length > 0) --length;  // the newline was extracted and counted
+    std::string line(buffer.data(), length);
+    if (in.fail() && !in.eof()) {  // longer than the cap: skip the rest of it
+      in.clear();
+      in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+// A long line becomes a window of about 240 bytes around the (1-based byte) column, cut at character
+// boundaries and marked with "…"; the column is moved to the same character in the window.
+void window(std::string& src, int& col) {
+  constexpr std::size_t kHalf = 120;
+  if (src.size() <= 2 * kHalf + 40) return;
+  const std::size_t at = col > 0 ? std::min(src.size(), static_cast<std::size_t>(col - 1)) : 0;
+  std::size_t from = at > kHalf ? at - kHalf : 0, to = std::min(src.size(), at + kHalf);
+  while (from > 0 && (static_cast<unsigned char>(src[from]) & 0xC0) == 0x80) --from;
+  while (to < src.size() && (static_cast<unsigned char>(src[to]) & 0xC0) == 0x80) ++to;
+  const std::string head = from > 0 ? "…" : "", tail = to < src.size() ? "…" : "";
+  if (col > 0) col = static_cast<int>(at - from + head.size()) + 1;
+  src = head + src.substr(from, to - from) + tail;
+}
+
+}  // namespace
+
 void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base) const {
   // Written in one piece at the end (std::cerr is unbuffered: one system call per `<<` otherwise).
   std::ostringstream out;
@@ -189,46 +231,19 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
     if (d.loc.line > 0 && !d.loc.path.empty())
       last_line[d.loc.path] = std::max(last_line[d.loc.path], d.loc.line);
   std::map<std::filesystem::path, std::vector<std::string>> lines_by_file;
+  std::string buffer;  // one line-reading buffer for every file
   for (const auto& d : diagnostics) {
     out << format_diagnostic(d, base) << '\n';
     if (d.loc.line <= 0 || d.loc.path.empty()) continue;
     auto [it, inserted] = lines_by_file.try_emplace(d.loc.path);
-    if (inserted) {
-      std::ifstream in(d.loc.path.get(), std::ios::binary);
-      const auto wanted = static_cast<std::size_t>(last_line[d.loc.path]);
-      // At most the first 1 MiB of a line is kept: a diagnostic further along it shows no source.
-      constexpr std::streamsize kLineCap = 1 << 20;
-      std::string buffer(static_cast<std::size_t>(kLineCap) + 1, '\0');
-      while (it->second.size() < wanted && in) {
-        in.getline(buffer.data(), kLineCap + 1);
-        if (in.bad() || (in.eof() && in.gcount() == 0)) break;
-        auto length = static_cast<std::size_t>(in.gcount());
-        if (in.good() && length > 0) --length;  // the newline was extracted and counted
-        std::string line(buffer.data(), length);
-        if (in.fail() && !in.eof()) {  // longer than the cap: skip the rest of it
-          in.clear();
-          in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-        }
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        it->second.push_back(std::move(line));
-      }
-    }
+    if (inserted)
+      it->second = read_lines(d.loc.path, static_cast<std::size_t>(last_line[d.loc.path]), buffer);
     const auto& lines = it->second;
     if (static_cast<std::size_t>(d.loc.line) > lines.size()) continue;
     if (d.loc.col > 0 && static_cast<std::size_t>(d.loc.col) > lines[d.loc.line - 1].size() + 1) continue;
-    // A long line is shown as a window around the column, cut at character boundaries.
     std::string src = lines[d.loc.line - 1];
     int col = d.loc.col;
-    constexpr std::size_t kHalf = 120;
-    if (src.size() > 2 * kHalf + 40) {
-      const std::size_t at = col > 0 ? std::min(src.size(), static_cast<std::size_t>(col - 1)) : 0;
-      std::size_t from = at > kHalf ? at - kHalf : 0, to = std::min(src.size(), at + kHalf);
-      while (from > 0 && (static_cast<unsigned char>(src[from]) & 0xC0) == 0x80) --from;
-      while (to < src.size() && (static_cast<unsigned char>(src[to]) & 0xC0) == 0x80) ++to;
-      const std::string head = from > 0 ? "…" : "", tail = to < src.size() ? "…" : "";
-      if (col > 0) col = static_cast<int>(at - from + head.size()) + 1;
-      src = head + src.substr(from, to - from) + tail;
-    }
+    window(src, col);
     out << "  " << escape_controls(src, true) << '\n';
     if (col > 0 && static_cast<std::size_t>(col) <= src.size() + 1) {
       // The caret lines up under the byte column; tabs are kept so the terminal aligns them alike.

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "text/unicode.hpp"
+
 namespace bb::markdown {
 namespace {
 
@@ -41,10 +43,6 @@ std::size_t cells(std::string_view row) {
   return n;
 }
 
-bool blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
-
 }  // namespace
 
 bool within_file_size(std::size_t bytes, const std::filesystem::path& path, Diagnostics& diags) {
@@ -67,11 +65,11 @@ bool within_size_limits(std::string_view source, const std::filesystem::path& pa
     const std::string_view line = source.substr(start, end - start);
     start = end + 1;
     ++line_no;
-    if (table_line > 0 && blank(line)) {
+    if (table_line > 0 && text::trim(line).empty()) {
       table_line = 0;
     } else if (table_line > 0) {
       table_cells += cells(line);
-    } else if (delimiter_row(line) && !blank(previous)) {
+    } else if (delimiter_row(line) && !text::trim(previous).empty()) {
       table_line = line_no - 1;  // the header row
       table_cells = cells(previous) + cells(line);
       reported = false;
