@@ -8,7 +8,6 @@
 #include <cmark-gfm.h>
 
 #include <fstream>
-#include <memory>
 #include <mutex>
 #include <sstream>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "markdown/footnotes.hpp"
 #include "markdown/math_syntax.hpp"
 #include "markdown/nesting.hpp"
+#include "markdown/parse_memory.hpp"
 #include "markdown/size_limits.hpp"
 #include "markdown/source_text.hpp"
 
@@ -25,20 +25,6 @@ namespace bb::markdown {
 namespace fs = std::filesystem;
 using doc::Kind;
 using doc::Node;
-
-namespace {
-
-// Owning handles for cmark's C objects.
-struct ParserDeleter {
-  void operator()(cmark_parser* p) const { cmark_parser_free(p); }
-};
-struct NodeDeleter {
-  void operator()(cmark_node* n) const { cmark_node_free(n); }
-};
-using ParserPtr = std::unique_ptr<cmark_parser, ParserDeleter>;
-using NodePtr = std::unique_ptr<cmark_node, NodeDeleter>;
-
-}  // namespace
 
 doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& diags,
                 const Options& options) {
@@ -50,7 +36,9 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
   if (fenced.unclosed_line > 0)
     diags.error({path, fenced.unclosed_line, 1}, "display math opened with `$$` is never closed");
 
-  NodePtr root;
+  // cmark-gfm's objects live in `memory` and are freed with it, after the conversion.
+  ParseMemory memory(parse_budget(fenced.text.size()));
+  cmark_node* root = nullptr;
   {
     // cmark-gfm keeps the extensions' special inline characters in a process-wide table that each
     // parser edits when extensions are attached and when it finishes, so parsers must not overlap.
@@ -60,21 +48,22 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
     static std::mutex cmark_mutex;
     std::lock_guard lock(cmark_mutex);
     cmark_gfm_core_extensions_ensure_registered();
-    ParserPtr parser(cmark_parser_new(CMARK_OPT_FOOTNOTES));
+    cmark_parser* parser = cmark_parser_new_with_mem(CMARK_OPT_FOOTNOTES, memory.mem());
     for (const char* name : {"table", "strikethrough", "autolink"}) {
       if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name))
-        cmark_parser_attach_syntax_extension(parser.get(), ext);
+        cmark_parser_attach_syntax_extension(parser, ext);
     }
-    cmark_parser_attach_syntax_extension(parser.get(), math_extension());
-    cmark_parser_feed(parser.get(), fenced.text.data(), fenced.text.size());
-    root.reset(cmark_parser_finish(parser.get()));
+    cmark_parser_attach_syntax_extension(parser, math_extension());
+    root = memory.parse(parser, fenced.text);
   }
-
-  if (!within_element_limit(root.get(), fenced.text.size(), path, diags))
+  if (root == nullptr) {
+    over_parse_budget(memory.budget(), fenced.text.size(), path, diags);
     return Node(Kind::Document, {path, 0, 0});
-  bound_nesting(root.get(), path, diags);
+  }
+  if (!within_element_limit(root, fenced.text.size(), path, diags)) return Node(Kind::Document, {path, 0, 0});
+  bound_nesting(root, path, diags);
   Converter conv(path, diags, options);
-  Node doc = conv.document(root.get());
+  Node doc = conv.document(root);
   bound_nesting(doc, diags);
   name_footnotes(doc, fenced.text);
   check_footnote_definitions(doc, source, path, diags);

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "markdown/parse_memory.hpp"
+
 namespace bb::markdown {
 
 namespace {
@@ -27,9 +29,12 @@ constexpr char kMarker = '\x02';
 
 cmark_node* make_math(cmark_parser* parser, bool display, int line, int col, const std::string& tex) {
   (void)parser;
-  cmark_node* node = cmark_node_new_with_mem(CMARK_NODE_CODE, cmark_get_default_mem_allocator());
   std::string payload = std::string(1, kMarker) + (display ? "d" : "i") + std::to_string(line) + ":" +
                         std::to_string(col) + ":" + tex;
+  // The parse's own allocator, so that the node is counted and freed with the rest of the tree; no
+  // jump out of it while this frame and the caller's hold strings.
+  ParseMemory::NoJump no_jump;
+  cmark_node* node = cmark_node_new_with_mem(CMARK_NODE_CODE, ParseMemory::current_mem());
   cmark_node_set_literal(node, payload.c_str());
   return node;
 }

@@ -43,6 +43,21 @@ std::size_t cells(std::string_view row) {
   return n;
 }
 
+// A code fence: up to three spaces, then three or more backticks or tildes; its character and length.
+struct Fence {
+  char mark = 0;
+  std::size_t length = 0;
+};
+Fence fence_of(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && i < 3 && line[i] == ' ') ++i;
+  if (i >= line.size() || (line[i] != '`' && line[i] != '~')) return {};
+  const char mark = line[i];
+  std::size_t n = 0;
+  while (i + n < line.size() && line[i + n] == mark) ++n;
+  return n >= 3 ? Fence{mark, n} : Fence{};
+}
+
 }  // namespace
 
 bool within_file_size(std::size_t bytes, const std::filesystem::path& path, Diagnostics& diags) {
@@ -59,12 +74,23 @@ bool within_size_limits(std::string_view source, const std::filesystem::path& pa
   int line_no = 0, table_line = 0;
   std::size_t table_cells = 0;
   bool reported = false;
+  Fence open;  // the code block the scan is in: its lines are never table rows
   for (std::size_t start = 0; start < source.size();) {
     std::size_t end = source.find('\n', start);
     if (end == std::string_view::npos) end = source.size();
     const std::string_view line = source.substr(start, end - start);
     start = end + 1;
     ++line_no;
+    if (const Fence f = fence_of(line); open.mark != 0 || f.mark != 0) {
+      if (open.mark == 0) {
+        open = f;
+      } else if (f.mark == open.mark && f.length >= open.length && text::trim(line).size() == f.length) {
+        open = {};
+      }
+      table_line = 0;
+      previous = {};
+      continue;
+    }
     if (table_line > 0 && text::trim(line).empty()) {
       table_line = 0;
     } else if (table_line > 0) {
@@ -85,6 +111,23 @@ bool within_size_limits(std::string_view source, const std::filesystem::path& pa
   return ok;
 }
 
+namespace {
+// How the element limit is stated in messages.
+std::string element_rule() {
+  return "(" + std::to_string(kBaseElements) + " plus one per " + std::to_string(kBytesPerElement) +
+         " bytes)";
+}
+}  // namespace
+
+void over_parse_budget(std::size_t budget, std::size_t bytes, const std::filesystem::path& path,
+                       Diagnostics& diags) {
+  diags.error({path, 1, 1},
+              "the file makes more than " + std::to_string(element_limit(bytes)) +
+                  " elements (paragraphs, emphasis, links, cells …), the most a manuscript of " +
+                  "this size may make " + element_rule() + ": parsing stopped at " + mib(budget) +
+                  "; split it into several chapters");
+}
+
 bool within_element_limit(cmark_node* root, std::size_t bytes, const std::filesystem::path& path,
                           Diagnostics& diags) {
   std::size_t count = 0;
@@ -96,8 +139,8 @@ bool within_element_limit(cmark_node* root, std::size_t bytes, const std::filesy
   if (count <= limit) return true;
   diags.error({path, 1, 1},
               "the file makes " + std::to_string(count) + " elements (paragraphs, emphasis, links, " +
-                  "cells …); a manuscript of this size may make at most " + std::to_string(limit) +
-                  " (32,000 plus one per 32 bytes; split it into several chapters)");
+                  "cells …); a manuscript of this size may make at most " + std::to_string(limit) + " " +
+                  element_rule() + "; split it into several chapters");
   return false;
 }
 
