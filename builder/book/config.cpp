@@ -33,7 +33,7 @@ Labels default_labels(std::string_view lang) {
 
 NumberLocale default_numbers(std::string_view lang) {
   const auto& l = lang::language(lang);
-  return {l.decimal, l.group, l.group_min_digits};
+  return {l.decimal, l.group, l.group_min_digits, &l.number_words};
 }
 
 std::optional<ChapterEntry> chapter_from_file(const fs::path& file) {

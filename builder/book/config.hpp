@@ -22,6 +22,7 @@ struct NumberLocale {
   std::string decimal = ".";
   std::string group = ",";
   int group_min_digits = 4;  // integers with fewer digits are not grouped (Russian: 5)
+  const std::map<std::string, long long>* words = nullptr;  // the language's number words, lower case
 };
 
 struct ChapterEntry {

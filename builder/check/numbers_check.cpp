@@ -73,6 +73,68 @@ std::string count_noun_at(const std::string& t, std::size_t k, const std::vector
   return excluded ? std::string() : best;
 }
 
+// Numbers written as words before a count noun: "four cards", "четыре карты", "八张卡", "eight-card";
+// from three up (one and two are as often an article, "both" or "any two" as a count).
+// A word is one of the language's number words (languages/*.toml, [numbers] words) standing alone:
+// whole letters on both sides in spaced scripts; in CJK, where nothing separates words, the longest
+// numeral at the place, not after 第 (an ordinal: 第四张卡 is "the fourth card") nor after 几/数
+// ("几十张卡", "數十層": dozens, no count).
+void scan_number_words(const std::string& t, const SourceLoc& loc, const book::Edition& e,
+                       const std::string& chapter, const std::vector<std::string>& nouns,
+                       std::vector<UnboundNumber>& out) {
+  if (e.numbers.words == nullptr || e.numbers.words->empty() || nouns.empty()) return;
+  const auto& words = *e.numbers.words;
+  std::size_t longest = 0;
+  for (const auto& [w, n] : words) longest = std::max(longest, w.size());
+  char32_t before = 0;
+  for (std::size_t i = 0; i < t.size();) {
+    std::size_t len = 1;
+    const char32_t c = text::decode_utf8(t, i, len);
+    const bool cjk = text::is_cjk(c);
+    if (!text::is_letter(c) || (!cjk && text::is_letter(before)) ||
+        (cjk &&
+         (before == U'第' || before == U'几' || before == U'幾' || before == U'数' || before == U'數'))) {
+      before = c;
+      i += len;
+      continue;
+    }
+    std::size_t end = i;  // where the number word ends
+    if (cjk) {
+      // The longest number word that starts here.
+      for (std::size_t n = std::min(longest, t.size() - i); n > 0 && end == i; --n)
+        if (words.count(t.substr(i, n))) end = i + n;
+    } else {
+      std::size_t w = i;
+      while (w < t.size()) {
+        std::size_t l = 1;
+        const char32_t d = text::decode_utf8(t, w, l);
+        if (!text::is_letter(d) || text::is_cjk(d)) break;
+        w += l;
+      }
+      if (words.count(text::lower(std::string_view(t).substr(i, w - i)))) end = w;
+    }
+    // One and two are as often an article, "both" or "any two" as a count: not reported.
+    if (end == i || words.at(text::lower(std::string_view(t).substr(i, end - i))) < 3) {
+      before = end == i ? c : (cjk ? U'\0' : U'a');
+      i = end == i ? i + len : end;
+      continue;
+    }
+    std::size_t k = end;
+    if (k < t.size() && (t[k] == ' ' || t[k] == '-'))
+      ++k;
+    else if (t.compare(k, 2, "\u00A0") == 0)
+      k += 2;
+    if (std::string noun = count_noun_at(t, k, nouns); !noun.empty()) {
+      SourceLoc at = loc;
+      at.col += static_cast<int>(i);
+      out.push_back({e.id, chapter, at, t.substr(i, k - i) + noun});
+    }
+    // A Latin or Cyrillic word ended at a non-letter; CJK has no boundary to keep.
+    before = cjk ? U'\0' : U'a';
+    i = end;
+  }
+}
+
 void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& e, const std::string& chapter,
                const std::vector<std::string>& nouns, std::vector<UnboundNumber>& out) {
   std::size_t i = 0;
@@ -135,6 +197,7 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
     }
     i = j;
   }
+  scan_number_words(t, loc, e, chapter, nouns, out);
 }
 
 bool has_class(const Node& n, std::string_view c) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "text/unicode.hpp"
+
 namespace bb::filters {
 
 namespace {
@@ -234,6 +236,11 @@ std::string format_number(const Number& n, const Format& f, const book::NumberLo
 }
 
 std::optional<Literal> parse_literal(std::string_view text, const book::NumberLocale& locale) {
+  // A number written as a word of the language: "four", "четыре", "八".
+  if (locale.words != nullptr) {
+    if (auto it = locale.words->find(text::lower(text::trim(text))); it != locale.words->end())
+      return Literal{static_cast<long double>(it->second), 0, std::nullopt};
+  }
   std::string digits;
   std::size_t i = 0;
   while (i < text.size() && text[i] == ' ') ++i;

@@ -9,6 +9,7 @@
 
 #include "assets/assets.hpp"
 #include "diag/diagnostics.hpp"
+#include "text/unicode.hpp"
 
 namespace bb::lang {
 
@@ -74,6 +75,15 @@ Language load(const fs::path& file) {
   l.decimal = t["numbers"]["decimal"].value_or(std::string("."));
   l.group = t["numbers"]["group"].value_or(std::string(","));
   l.group_min_digits = t["numbers"]["group-min-digits"].value_or(4);
+  if (const auto* words = t["numbers"]["words"].as_table()) {
+    for (const auto& [k, v] : *words) {
+      const auto n = v.value<long long>();
+      if (!n)
+        throw FatalError(file.string() + ": [numbers] words: `" + std::string(k.str()) +
+                         "` must be an integer");
+      l.number_words[text::lower(k.str())] = *n;
+    }
+  }
   if (const auto* lead = t["lead-words"].as_table())
     for (const auto& [k, v] : *lead) l.lead_words[std::string(k.str())] = strings(&v, file, k.str());
   if (const auto* refs = t["references"].as_table()) {

@@ -28,6 +28,9 @@ struct Language {
   std::map<std::string, std::string> labels;  // kind → "图 {}"
   std::string decimal = ".", group = ",";
   int group_min_digits = 4;
+  // Numbers written as words ("four" → 4, "четырьмя" → 4, "八" → 8), in lower case, every form a
+  // reader meets: a bound literal may be one, and the numbers audit reads "four cards" as a count.
+  std::map<std::string, long long> number_words;
   std::map<std::string, std::vector<std::string>> lead_words;  // kind → words opening a caption
   std::vector<ReferenceForm> references;                       // longest prefix first
   // With stems: the endings a stem may take ("рис" + "унке"); empty = any letters. A closed list keeps

@@ -8,10 +8,6 @@
 namespace bb::text {
 namespace {
 
-bool is_letter(char32_t c) {
-  return (U_GET_GC_MASK(static_cast<UChar32>(c)) & U_GC_L_MASK) != 0;
-}
-
 bool is_alnum_or_mark(char32_t c) {
   return (U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_L_MASK | U_GC_N_MASK | U_GC_M_MASK)) != 0;
 }

@@ -102,6 +102,18 @@ bool is_cjk_letter(char32_t c) {
   return false;
 }
 
+bool is_letter(char32_t c) {
+  return (U_GET_GC_MASK(static_cast<UChar32>(c)) & U_GC_L_MASK) != 0;
+}
+
+std::string lower(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t pos = 0; pos < s.size();)
+    append_utf8(out, static_cast<char32_t>(u_tolower(next_code_point(s, pos))));
+  return out;
+}
+
 int char_width(char32_t c) {
   if (c < 0x20 || (c >= 0x7F && c < 0xA0)) return 0;
   if (c < 0x300) return 1;  // Latin, with no combining marks below U+0300

@@ -30,6 +30,11 @@ bool is_cjk_letter(char32_t c);
 // Columns a character takes in a monospaced CJK-aware layout: 2 for East Asian Wide and Fullwidth,
 // 0 for combining marks and controls, 1 otherwise.
 int char_width(char32_t c);
+
+// A letter of any script (Unicode general category L): where a word ends.
+bool is_letter(char32_t c);
+// Lower case by ICU's simple per-character mapping ("Четыре" → "четыре"); other bytes unchanged.
+std::string lower(std::string_view s);
 // The sum of char_width over a UTF-8 string.
 int display_width(std::string_view s);
 

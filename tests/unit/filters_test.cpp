@@ -174,6 +174,27 @@ TEST(Literal, ReadsLocaleAndUnit) {
   EXPECT_FALSE(parse_literal("12 parsecs", book::default_numbers("en")));
 }
 
+TEST(Literal, ReadsTheLanguagesNumberWords) {
+  // languages/*.toml [numbers.words]: any case, exact integers, no unit.
+  auto four = parse_literal("Four", book::default_numbers("en"));
+  ASSERT_TRUE(four);
+  EXPECT_EQ(static_cast<long long>(four->value), 4);
+  EXPECT_EQ(four->decimals, 0);
+  EXPECT_FALSE(four->unit);
+  auto ru = parse_literal("Восемью", book::default_numbers("ru"));
+  ASSERT_TRUE(ru);
+  EXPECT_EQ(static_cast<long long>(ru->value), 8);
+  auto zh = parse_literal("十六", book::default_numbers("zh-Hans"));
+  ASSERT_TRUE(zh);
+  EXPECT_EQ(static_cast<long long>(zh->value), 16);
+  auto tw = parse_literal("八", book::default_numbers("zh-Hant"));
+  ASSERT_TRUE(tw);
+  EXPECT_EQ(static_cast<long long>(tw->value), 8);
+  // Another language's word, or a word that only contains one, is no number.
+  EXPECT_FALSE(parse_literal("four", book::default_numbers("ru")));
+  EXPECT_FALSE(parse_literal("fourfold", book::default_numbers("en")));
+}
+
 TEST(Placeholder, Split) {
   std::string e, f;
   EXPECT_TRUE(split_placeholder("calc a.b.c | GiB:2", e, f));
