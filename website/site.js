@@ -1,5 +1,6 @@
 /* Page behaviour: theme toggle, sidebar on small screens, the in-page table of contents that follows
-   the reader, and the language switcher that keeps the section the reader is looking at. */
+   the reader, the language switcher that keeps the section the reader is looking at, a copy button on
+   code blocks, and keyboard access to blocks that scroll sideways. */
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -50,4 +51,40 @@
       a.setAttribute("href", a.getAttribute("data-page") + (hash || ""));
     });
   });
+
+  // A copy button on every code block; again after the dev server replaces blocks of the page.
+  // The words come from the edition's language file (languages/*.toml), through the page template.
+  var words = [document.body.getAttribute("data-copy") || "Copy", document.body.getAttribute("data-copied") || "Copied"];
+  function addCopyButtons() {
+    document.querySelectorAll("main pre > code").forEach(function (code) {
+      var pre = code.parentNode;
+      if (pre.querySelector(".copy-code") || !navigator.clipboard) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy-code";
+      button.textContent = words[0];
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(code.textContent).then(function () {
+          button.textContent = words[1];
+          setTimeout(function () { button.textContent = words[0]; }, 1500);
+        });
+      });
+      pre.appendChild(button);
+    });
+  }
+  addCopyButtons();
+  document.addEventListener("bookbuild:updated", addCopyButtons);
+
+  // A table, formula or code block wider than the screen scrolls sideways; keyboard users reach it
+  // with Tab (WCAG 2.1.1). Only those that overflow become tab stops, measured once the page is laid
+  // out.
+  function focusableScrollers() {
+    document.querySelectorAll("main .table-wrap, main .math.display, main pre").forEach(function (el) {
+      if (el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight) el.setAttribute("tabindex", "0");
+      else el.removeAttribute("tabindex");
+    });
+  }
+  if (document.readyState === "complete") focusableScrollers();
+  else window.addEventListener("load", focusableScrollers);
+  window.addEventListener("resize", focusableScrollers, { passive: true });
 })();
