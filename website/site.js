@@ -40,8 +40,12 @@
       a.classList.toggle("active", !!s && a.getAttribute("href") === "#" + s.id);
     });
   }
+  // Work that measures the page or adds to it waits until the browser is idle after the first paint,
+  // so that it does not lengthen the load's main-thread tasks (Lighthouse: total blocking time).
+  var later = window.requestIdleCallback || function (f) { setTimeout(f, 1); };
+
   window.addEventListener("scroll", highlight, { passive: true });
-  highlight();
+  later(highlight);
 
   // Every edition uses the same ids for the same places, so the switcher carries the section over.
   document.querySelectorAll(".languages a[data-page]").forEach(function (a) {
@@ -72,19 +76,27 @@
       pre.appendChild(button);
     });
   }
-  addCopyButtons();
+  later(addCopyButtons);
   document.addEventListener("bookbuild:updated", addCopyButtons);
 
   // A table, formula or code block wider than the screen scrolls sideways; keyboard users reach it
   // with Tab (WCAG 2.1.1). Only those that overflow become tab stops, measured once the page is laid
-  // out.
-  function focusableScrollers() {
-    document.querySelectorAll("main .table-wrap, main .math.display, main pre").forEach(function (el) {
-      if (el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight) el.setAttribute("tabindex", "0");
+  // out (all sizes read first, then the attributes set: one layout).
+  var SCROLLERS = ".table-wrap, .math.display, pre";
+  function focusableScrollers(within) {
+    var els = Array.prototype.slice.call(within.querySelectorAll(SCROLLERS));
+    if (within.matches && within.matches(SCROLLERS)) els.push(within);
+    var wide = els.map(function (el) { return el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight; });
+    els.forEach(function (el, i) {
+      if (wide[i]) el.setAttribute("tabindex", "0");
       else el.removeAttribute("tabindex");
     });
   }
-  if (document.readyState === "complete") focusableScrollers();
-  else window.addEventListener("load", focusableScrollers);
-  window.addEventListener("resize", focusableScrollers, { passive: true });
+  var main = document.querySelector("main");
+  if (main) {
+    var measure = function () { later(function () { focusableScrollers(main); }); };
+    if (document.readyState === "complete") measure();
+    else window.addEventListener("load", measure);
+    window.addEventListener("resize", measure, { passive: true });
+  }
 })();
