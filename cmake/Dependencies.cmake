@@ -25,6 +25,8 @@ pkg_check_modules(POPPLER_CPP REQUIRED IMPORTED_TARGET poppler-cpp)
 # SVG figures are converted to PDF for XeLaTeX with librsvg drawing on a cairo PDF surface.
 pkg_check_modules(RSVG REQUIRED IMPORTED_TARGET librsvg-2.0)
 pkg_check_modules(CAIRO_PDF REQUIRED IMPORTED_TARGET cairo-pdf)
+# GNU Source-highlight: code blocks are highlighted at build time from its language definitions.
+pkg_check_modules(SOURCE_HIGHLIGHT REQUIRED IMPORTED_TARGET source-highlight)
 
 # cpp-httplib: Debian builds it as a compiled library (libcpp-httplib.so) with a .pc file.
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)

@@ -10,6 +10,7 @@ build_pkgs=(
   libgtest-dev libgmock-dev
   libtomlplusplus-dev nlohmann-json3-dev libcpp-httplib-dev libcli11-dev
   libicu-dev libssl-dev
+  libsource-highlight-dev
   librsvg2-dev
 )
 test_pkgs=(

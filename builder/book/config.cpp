@@ -9,6 +9,7 @@
 
 #include "book/paths.hpp"
 #include "lang/language.hpp"
+#include "text/url.hpp"
 
 namespace bb::book {
 
@@ -202,14 +203,32 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   r.known_keys(doc, {"book", "policy", "edition"}, "book.toml");
 
   if (const auto* book = doc["book"].as_table()) {
-    r.known_keys(*book, {"title", "authors", "repository", "rights", "source-edition", "calculations"},
-                 "[book]");
+    r.known_keys(
+        *book,
+        {"title", "authors", "repository", "site-url", "favicon", "rights", "source-edition", "calculations"},
+        "[book]");
     cfg.calculations = (root / r.str(*book, "calculations", "calculations")).lexically_normal();
     if (auto c = PathGuard(root).confine(cfg.calculations); !c.ok())
       diags.error(loc_of(file, book->get("calculations")), "calculations folder " + c.error);
     cfg.title = r.str(*book, "title");
     cfg.authors = r.str_list(*book, "authors");
     cfg.repository = r.str(*book, "repository");
+    cfg.site_url = r.str(*book, "site-url");
+    if (const auto scheme = text::url_scheme(cfg.site_url);
+        !cfg.site_url.empty() && scheme != "https" && scheme != "http")
+      diags.error(
+          loc_of(file, book->get("site-url")),
+          "`site-url` must be an absolute http(s) address, such as \"https://owner.github.io/name/\"");
+    if (!cfg.site_url.empty() && cfg.site_url.back() != '/') cfg.site_url += '/';
+    if (auto icon = r.str(*book, "favicon"); !icon.empty()) {
+      auto c = PathGuard(root).confine(root / icon);
+      if (!c.ok())
+        diags.error(loc_of(file, book->get("favicon")), "favicon " + c.error);
+      else if (!fs::is_regular_file(c.path))
+        diags.error(loc_of(file, book->get("favicon")), "favicon `" + icon + "` does not exist");
+      else
+        cfg.favicon = c.path;
+    }
     cfg.rights = r.str(*book, "rights");
     cfg.source_edition = r.str(*book, "source-edition");
   } else {

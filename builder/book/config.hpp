@@ -55,8 +55,9 @@ struct Config {
   std::filesystem::path config_file;  // book.toml, or empty when inferred
   std::string title;
   std::vector<std::string> authors;
-  std::string repository;  // https://github.com/owner/name
-  std::string site_url;    // where the site is published (for the sitemap); may be empty
+  std::string repository;         // https://github.com/owner/name
+  std::string site_url;           // where the site is published, ending in '/'; may be empty
+  std::filesystem::path favicon;  // the site's icon (absolute); empty: the one shipped in website/
   std::string rights;
   std::string source_edition;
   std::filesystem::path calculations;  // the calc library's data folder (default <root>/calculations)

@@ -36,5 +36,7 @@ void add_latex_command(CLI::App& app, Context& ctx);
 void add_pdf_command(CLI::App& app, Context& ctx);
 void add_check_command(CLI::App& app, Context& ctx);
 void add_calc_command(CLI::App& app, Context& ctx);
+void add_init_command(CLI::App& app, Context& ctx);
+void add_completion_command(CLI::App& app);
 
 }  // namespace bb::cli

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "commit.hpp"  // generated: BOOKBUILD_COMMIT
 #include "diag/diagnostics.hpp"
 
 namespace fs = std::filesystem;
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
       "bookbuild: builds a multilingual technical book from Markdown into a website, EPUB and PDF,\n"
       "and checks its links, references and computed numbers.",
       "bookbuild"};
-  app.set_version_flag("--version", std::string("bookbuild ") + BOOKBUILD_VERSION);
+  app.set_version_flag("--version",
+                       std::string("bookbuild ") + BOOKBUILD_VERSION + " (commit " + BOOKBUILD_COMMIT + ")");
   std::string book, out;
   app.add_option("--book", book, "Book folder (default: the repository around the current directory)")
       ->type_name("DIR");
@@ -52,6 +54,8 @@ int main(int argc, char** argv) {
   bb::cli::add_pdf_command(app, ctx);
   bb::cli::add_check_command(app, ctx);
   bb::cli::add_calc_command(app, ctx);
+  bb::cli::add_init_command(app, ctx);
+  bb::cli::add_completion_command(app);
 
   // Global options are resolved before any subcommand callback runs.
   app.parse_complete_callback([&] {

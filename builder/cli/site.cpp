@@ -12,6 +12,10 @@
 
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
+#include "epub/epub.hpp"
+#include "latex/build.hpp"
+#include "latex/xelatex.hpp"
+#include "math/mathml.hpp"
 #include "site/serve.hpp"
 #include "site/site.hpp"
 #include "site/watch.hpp"
@@ -28,6 +32,7 @@ struct SiteCommand {
   std::string host = "127.0.0.1";
   int port = 8000;
   std::vector<std::string> editions;
+  bool with_downloads = false;
 };
 
 volatile std::sig_atomic_t g_stop = 0;
@@ -37,6 +42,27 @@ void print_search_sizes(const site::SiteFiles& files) {
     std::cerr << "site: search index " << edition << ": " << bytes / 1024 << " KiB in all, "
               << files.search_query_bytes.at(edition) / 1024 << " KiB downloaded for one query\n";
   }
+}
+
+// --with-downloads: the PDF and EPUB of the selected editions, written first to <out>/pdf and
+// <out>/epub, where the site finds them (site/meta.cpp) and links them. False when either failed.
+bool build_downloads(const Context& ctx, const SiteCommand& opt) {
+  latex::require_xelatex();
+  BookSession s;
+  if (s.load(ctx, opt.editions) && !s.diags.has_errors()) {
+    for (const auto& eb : s.book->editions)
+      latex::build_pdf(*s.book, eb, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
+    epub::EpubOptions o;
+    o.out = ctx.global.out_dir / "epub";
+    o.figure_cache = ctx.global.out_dir / ".cache" / "figures";
+    o.quiet = ctx.global.quiet;
+    o.repository = s.resolution.repository;
+    o.math = [](const doc::Node& n, Diagnostics&) {
+      return epub::MathMarkup{math::to_mathml_cached(n.text, n.kind == doc::Kind::DisplayMath).mathml, true};
+    };
+    epub::build_epubs(std::move(*s.book), o, s.diags);
+  }
+  return s.report(ctx) == 0;
 }
 
 // One build of the site in memory: load, resolve, render. Diagnostics go to `session`.
@@ -56,6 +82,7 @@ std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt,
   so.live_reload = opt.serve;
   so.search = search;
   so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
+  so.out = ctx.global.out_dir;
   auto files = site::render_site(*session.book, session.resolution, so, session.diags);
   lap("render");
   if (session.diags.has_errors()) return std::nullopt;
@@ -185,7 +212,13 @@ void add_site_command(CLI::App& app, Context& ctx) {
   sub->add_option("--host", opt->host, "Address to listen on (default 127.0.0.1: this machine only)");
   sub->add_option("--port", opt->port, "Port to listen on (default 8000)")->check(CLI::Range(1, 65535));
   add_edition_option(sub, opt->editions);
+  sub->add_flag("--with-downloads", opt->with_downloads,
+                "Build the PDF and EPUB of each edition first and link them from every page");
   sub->callback([&ctx, opt] {
+    if (opt->with_downloads && !build_downloads(ctx, *opt)) {
+      ctx.exit_code = 1;
+      return;
+    }
     auto t0 = std::chrono::steady_clock::now();
     BookSession s;
     auto cache = std::make_shared<SessionCache>();  // serve: later builds reuse what this one parsed

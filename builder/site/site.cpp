@@ -14,6 +14,7 @@
 #include "lang/language.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
+#include "site/meta.hpp"
 #include "site/search_index.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
@@ -30,15 +31,14 @@ std::string chapter_page(const book::Edition& edition, const std::string& key) {
   return edition.site_path + key + ".html";
 }
 
-namespace {
-
-// "../" once per folder level, to reach the site root from a page.
 std::string up_from(const std::string& page) {
   std::string up;
   for (char c : page)
     if (c == '/') up += "../";
   return up;
 }
+
+namespace {
 
 std::string heading_html(const Node& h) {
   const std::string* label = h.attr("label");
@@ -50,7 +50,8 @@ std::string heading_html(const Node& h) {
 
 class Renderer {
  public:
-  Renderer(const book::Book& b, const SiteOptions& o, Diagnostics& d) : book_(b), opt_(o), diags_(d) {
+  Renderer(const book::Book& b, const filters::Resolution& r, const SiteOptions& o, Diagnostics& d)
+      : book_(b), repository_(r.repository), opt_(o), diags_(d) {
     tmpl_ = writers::load_template("page.html");
     home_tmpl_ = writers::load_template("home.html");
   }
@@ -60,6 +61,12 @@ class Renderer {
       fs::path src = writers::data_dir() / "website" / asset;
       if (fs::exists(src)) files_.copied[std::string("assets/") + asset] = src;
     }
+    // site/meta hook: the icon, the downloads found in the output, the site-url warning.
+    files_.copied[meta::favicon_site_path(book_.config)] = meta::favicon_source(book_.config);
+    for (const auto& eb : book_.editions)
+      for (auto& d : downloads_[eb.edition.id] = meta::downloads(opt_.out, eb.edition))
+        files_.copied[d.site_path] = d.source;
+    meta::warn_without_site_url(book_.config, diags_);
     // Editions are independent once resolved: each renders its pages and its search index in a
     // thread of its own.
     std::vector<std::future<void>> work;
@@ -101,19 +108,6 @@ class Renderer {
              escape_xml(other.edition.lang) + "\" lang=\"" + escape_xml(other.edition.lang) + "\"" +
              (other.edition.id == current.id ? " aria-current=\"true\"" : "") + ">" +
              escape_xml(other.edition.name) + "</a>";
-    }
-    return out;
-  }
-
-  std::string alternates(const std::string& page, const std::string& key) {
-    std::string out;
-    std::string up = up_from(page);
-    for (const auto& other : book_.editions) {
-      if (!key.empty() && !other.chapter(key)) continue;
-      std::string target =
-          key.empty() ? other.edition.site_path + "index.html" : chapter_page(other.edition, key);
-      out += "<link rel=\"alternate\" hreflang=\"" + escape_xml(other.edition.lang) + "\" href=\"" +
-             escape_xml(up + target) + "\">\n";
     }
     return out;
   }
@@ -216,8 +210,9 @@ class Renderer {
       pager += "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(n.key) + ".html\">" +
                escape_xml(n.title) + " →</a>";
     }
-    std::string html = fill(e, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho),
-                            sidebar(eb, c.key), toc(c, w), pager);
+    std::string html =
+        fill(eb, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho), sidebar(eb, c.key),
+             toc(c, w), pager, meta::description(c.root), meta::source_link(repository_, c, e.lang));
     {
       std::lock_guard lock(files_mutex_);
       files_.generated[page] = std::move(html);
@@ -226,9 +221,11 @@ class Renderer {
     if (opt_.search) append_sections(c, search);
   }
 
-  std::string fill(const book::Edition& e, const std::string& page, const std::string& key,
+  std::string fill(const book::EditionBook& eb, const std::string& page, const std::string& key,
                    const std::string& title, const std::string& content, const std::string& side,
-                   const std::string& toc_html, const std::string& pager) {
+                   const std::string& toc_html, const std::string& pager, const std::string& description,
+                   const std::string& source_link) {
+    const auto& e = eb.edition;
     const lang::Language& w = lang::language(e.lang);
     const std::string up = up_from(page);
     return writers::fill_template(
@@ -248,7 +245,10 @@ class Renderer {
          {"contents_label", escape_xml(w.word("site.contents"))},
          {"pager_label", escape_xml(w.word("site.pager"))},
          {"toc_label", escape_xml(w.word("site.toc"))},
-         {"alternates", alternates(page, key)},
+         {"copy_label", escape_xml(w.word("site.copy"))},
+         {"copied_label", escape_xml(w.word("site.copied"))},
+         {"head", meta::head(book_, {eb, page, key, title, description})},
+         {"page_links", meta::downloads_html(downloads_.at(e.id), page, e.lang) + source_link},
          {"languages", languages(page, key, e)},
          {"sidebar", side},
          {"content", content},
@@ -280,7 +280,8 @@ class Renderer {
     if (!eb.chapters.empty())
       pager = "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(eb.chapters.front().key) + ".html\">" +
               escape_xml(eb.chapters.front().title) + " →</a>";
-    files_.generated[page] = fill(e, page, "", e.title, body, sidebar(eb, ""), "", pager);
+    files_.generated[page] = fill(eb, page, "", e.title, body, sidebar(eb, ""), "", pager,
+                                  e.subtitle.empty() ? e.title : e.subtitle, "");
   }
 
  public:
@@ -338,15 +339,17 @@ class Renderer {
                   escape_xml(w.word("site.home")) + " · " + escape_xml(eb.edition.title) + "</a></p>\n";
     }
     const auto& src = book_.config.source();
-    files_.generated["404.html"] = writers::fill_template(
-        writers::load_template("404.html"),
-        {{"lang", escape_xml(src.lang)}, {"book_title", escape_xml(src.title)}, {"messages", messages}},
-        "404.html");
+    files_.generated["404.html"] =
+        writers::fill_template(writers::load_template("404.html"),
+                               {{"lang", escape_xml(src.lang)},
+                                {"book_title", escape_xml(src.title)},
+                                {"messages", messages},
+                                {"favicon", "/" + meta::favicon_site_path(book_.config)}},
+                               "404.html");
   }
 
   void sitemap() {
-    std::string base = book_.config.site_url;
-    if (!base.empty() && base.back() != '/') base += '/';
+    if (book_.config.site_url.empty()) return;  // a sitemap lists absolute URLs only
     std::string out =
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" "
@@ -355,13 +358,13 @@ class Renderer {
       for (const auto& eb : book_.editions) {
         if (!key.empty() && !eb.chapter(key)) continue;
         std::string page = key.empty() ? eb.edition.site_path + "index.html" : chapter_page(eb.edition, key);
-        out += "<url><loc>" + escape_xml(base + page) + "</loc>";
+        out += "<url><loc>" + escape_xml(meta::absolute_url(book_.config, page)) + "</loc>";
         for (const auto& other : book_.editions) {
           if (!key.empty() && !other.chapter(key)) continue;
           std::string alt =
               key.empty() ? other.edition.site_path + "index.html" : chapter_page(other.edition, key);
           out += "<xhtml:link rel=\"alternate\" hreflang=\"" + escape_xml(other.edition.lang) + "\" href=\"" +
-                 escape_xml(base + alt) + "\"/>";
+                 escape_xml(meta::absolute_url(book_.config, alt)) + "\"/>";
         }
         out += "</url>\n";
       }
@@ -375,18 +378,20 @@ class Renderer {
   }
 
   const book::Book& book_;
+  const repo::Repository& repository_;
   const SiteOptions& opt_;
   Diagnostics& diags_;
   std::string tmpl_, home_tmpl_;
   SiteFiles files_;
+  std::map<std::string, std::vector<meta::Download>> downloads_;  // by edition id
   std::mutex files_mutex_;  // pages are written while other editions are being indexed
 };
 
 }  // namespace
 
-SiteFiles render_site(const book::Book& book, const filters::Resolution&, const SiteOptions& options,
-                      Diagnostics& diags) {
-  return Renderer(book, options, diags).run();
+SiteFiles render_site(const book::Book& book, const filters::Resolution& resolution,
+                      const SiteOptions& options, Diagnostics& diags) {
+  return Renderer(book, resolution, options, diags).run();
 }
 
 void render_search(const book::Book& book, SiteFiles& files) {

@@ -17,6 +17,7 @@ struct SiteOptions {
   bool live_reload = false;            // add the live-reload script (serve mode)
   bool search = true;                  // build the search index (serve builds it after the pages)
   std::filesystem::path figure_cache;  // PDF figures rendered to PNG, shared with the EPUB
+  std::filesystem::path out;           // the output folder, where EPUB and PDF downloads are looked for
 };
 
 // Every file of the site: generated content by relative path, and files copied from the book.
@@ -48,5 +49,8 @@ std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles&
 
 // The page of a chapter relative to the site root ("en/ch04.html").
 std::string chapter_page(const book::Edition& edition, const std::string& key);
+
+// "../" once per folder level of `page`, to reach the site root from it.
+std::string up_from(const std::string& page);
 
 }  // namespace bb::site

@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "highlight/highlight.hpp"
 #include "writers/escape.hpp"
 
 namespace bb::writers {
@@ -109,7 +110,9 @@ class HtmlWriter {
         break;
       case Kind::Callout: {
         const std::string* kind = n.attr("kind");
-        out_ += "<aside class=\"callout callout-" + (kind ? *kind : std::string("note")) + "\"";
+        // role="note": a callout belongs to the text around it; as the default complementary landmark,
+        // a chapter's many callouts would be landmarks without distinct names (axe landmark-unique).
+        out_ += "<aside class=\"callout callout-" + (kind ? *kind : std::string("note")) + "\" role=\"note\"";
         id_attr(n);
         out_ += ">\n";
         for (const auto& c : n.children) block(c);
@@ -143,7 +146,7 @@ class HtmlWriter {
           out_ += '"';
         }
         out_ += ">";
-        text(n.text);
+        code(n);
         out_ += "</code></pre>\n";
         break;
       case Kind::ThematicBreak: out_ += void_tag("hr") + "\n"; break;
@@ -380,6 +383,18 @@ class HtmlWriter {
     }
   }
 
+  // A code block highlighted at build time (builder/highlight); plain text when its language is unknown.
+  void code(const Node& n) {
+    auto tokens = highlight::tokens(n.info, n.text);
+    if (!tokens) return text(n.text);
+    for (const auto& t : *tokens) {
+      const char* style = highlight::style_of(t.kind);
+      if (style) out_ += std::string("<span class=\"hl-") + style + "\">";
+      text(t.text);
+      if (style) out_ += "</span>";
+    }
+  }
+
   void footnotes() {
     if (order_.empty()) return;
     out_ += "<section class=\"footnotes\"";
@@ -388,8 +403,10 @@ class HtmlWriter {
     for (const auto& key : order_) {
       std::string id = escape_xml(sanitize_id(key));
       out_ += "<li id=\"fn-" + id + "\"";
+      // No role on the item: DPUB-ARIA 1.1 deprecates doc-endnote (a list item inside doc-endnotes says
+      // the same), and axe/Lighthouse report it.
       if (opt_.xhtml) out_ += " epub:type=\"footnote\"";
-      out_ += " role=\"doc-endnote\">";
+      out_ += ">";
       auto it = defs_.find(key);
       std::string backlinks;
       int count = ref_count_[key];

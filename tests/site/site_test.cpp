@@ -51,7 +51,16 @@ TEST(Site, LanguageSwitcherLeadsToTheSameChapterWithAlternates) {
   auto b = build(test::fixtures() / "books" / "mini");
   const std::string& zh = page(*b, "ch01.html");
   EXPECT_NE(zh.find("href=\"en/ch01.html\" data-page=\"en/ch01.html\" hreflang=\"en\""), std::string::npos);
-  EXPECT_NE(zh.find("<link rel=\"alternate\" hreflang=\"en\" href=\"en/ch01.html\">"), std::string::npos);
+  // Alternates and canonical are absolute (search engines ignore relative ones), from [book] site-url.
+  EXPECT_NE(
+      zh.find("<link rel=\"alternate\" hreflang=\"en\" href=\"https://example.org/mini/site/en/ch01.html\">"),
+      std::string::npos);
+  EXPECT_NE(
+      zh.find(
+          "<link rel=\"alternate\" hreflang=\"x-default\" href=\"https://example.org/mini/site/ch01.html\">"),
+      std::string::npos);
+  EXPECT_NE(zh.find("<link rel=\"canonical\" href=\"https://example.org/mini/site/ch01.html\">"),
+            std::string::npos);
   const std::string& en = page(*b, "en/ch01.html");
   EXPECT_NE(en.find("href=\"../ch01.html\" data-page=\"../ch01.html\" hreflang=\"zh-Hans\""),
             std::string::npos);
@@ -87,8 +96,55 @@ TEST(Site, SidebarTocPagerAndCaptions) {
 TEST(Site, SitemapListsEveryPageWithAlternates) {
   auto b = build(test::fixtures() / "books" / "mini");
   const std::string& s = page(*b, "sitemap.xml");
-  EXPECT_NE(s.find("<loc>en/ch01.html</loc>"), std::string::npos);
-  EXPECT_NE(s.find("hreflang=\"zh-Hans\" href=\"ch01.html\""), std::string::npos);
+  EXPECT_NE(s.find("<loc>https://example.org/mini/site/en/ch01.html</loc>"), std::string::npos);
+  EXPECT_NE(s.find("hreflang=\"zh-Hans\" href=\"https://example.org/mini/site/ch01.html\""),
+            std::string::npos);
+}
+
+TEST(Site, WithoutSiteUrlNoRelativeAlternatesNoSitemapAndAWarning) {
+  Diagnostics diags;
+  auto cfg = book::load_config(test::fixtures() / "books" / "mini", diags);
+  ASSERT_TRUE(cfg);
+  cfg->site_url.clear();
+  auto book = book::load_book(std::move(*cfg), diags);
+  auto resolution = filters::resolve(book, diags);
+  SiteOptions o;
+  o.figure_cache = fs::temp_directory_path() / "bb-site-test-figures";
+  auto files = render_site(book, resolution, o, diags);
+  EXPECT_FALSE(files.generated.count("sitemap.xml"));
+  const std::string& p = files.generated.at("en/ch01.html");
+  EXPECT_EQ(p.find("rel=\"alternate\""), std::string::npos);
+  EXPECT_EQ(p.find("rel=\"canonical\""), std::string::npos);
+  bool warned = false;
+  for (const auto& d : diags.all())
+    warned |= d.message.find("site-url") != std::string::npos && d.loc.path.filename() == "book.toml";
+  EXPECT_TRUE(warned);
+}
+
+TEST(Site, DescriptionSharingTagsIconAndSourceLink) {
+  auto b = build(test::fixtures() / "books" / "mini");
+  const std::string& p = page(*b, "en/ch01.html");
+  // The description is the chapter's first paragraph, as plain text.
+  auto at = p.find("<meta name=\"description\" content=\"");
+  ASSERT_NE(at, std::string::npos);
+  std::string description = p.substr(at + 34, p.find('"', at + 34) - at - 34);
+  EXPECT_FALSE(description.empty());
+  EXPECT_EQ(description.find('<'), std::string::npos);
+  EXPECT_NE(p.find("<meta property=\"og:title\""), std::string::npos);
+  EXPECT_NE(p.find("<meta name=\"twitter:card\" content=\"summary\">"), std::string::npos);
+  EXPECT_NE(p.find("<link rel=\"icon\" href=\"../assets/favicon.svg\" type=\"image/svg+xml\">"),
+            std::string::npos);
+  EXPECT_TRUE(b->files.copied.count("assets/favicon.svg"));
+  // The manuscript at the build's commit, by its path in the repository (the fixture's own folder
+  // inside this one, or the book root when the tests run outside a git checkout).
+  const std::string in_repo = fs::relative(test::fixtures() / "books" / "mini" / "book-en" / "chapter01.md",
+                                           b->resolution.repository.toplevel)
+                                  .generic_string();
+  EXPECT_NE(p.find("class=\"view-source\" href=\"https://example.org/mini/blob/" + b->resolution.commit +
+                   "/" + in_repo + "\""),
+            std::string::npos)
+      << in_repo;
+  EXPECT_EQ(p.find("role=\"doc-endnote\""), std::string::npos);
 }
 
 TEST(Site, IncrementalUpdateWritesOnlyChangedPages) {

@@ -14,11 +14,26 @@ TEST(Cli, VersionAndHelp) {
   auto v = test::run_bookbuild("--version");
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_NE(v.out.find("bookbuild "), std::string::npos);
-  for (const char* sub : {"", "site ", "epub ", "latex ", "pdf ", "check ", "calc "}) {
+  EXPECT_NE(v.out.find("(commit "), std::string::npos) << v.out;
+  for (const char* sub :
+       {"", "site ", "epub ", "latex ", "pdf ", "check ", "calc ", "init ", "completion "}) {
     auto h = test::run_bookbuild(std::string(sub) + "--help");
     EXPECT_EQ(h.exit_code, 0) << sub;
     EXPECT_NE(h.out.find("Usage"), std::string::npos) << sub;
   }
+}
+
+// The completion scripts are written from the CLI definitions: every subcommand and a subcommand's
+// own option appear, and an unknown shell is a usage error.
+TEST(Cli, CompletionScriptsNameEverySubcommand) {
+  for (const char* shell : {"bash", "zsh"}) {
+    auto r = test::run_bookbuild(std::string("completion ") + shell);
+    EXPECT_EQ(r.exit_code, 0) << shell;
+    for (const char* word : {"site", "epub", "latex", "pdf", "check", "calc", "init", "completion",
+                             "--with-downloads", "--language"})
+      EXPECT_NE(r.out.find(word), std::string::npos) << shell << " lacks " << word;
+  }
+  EXPECT_EQ(test::run_bookbuild("completion fish").exit_code, 2);
 }
 
 TEST(Cli, UnknownSubcommandIsUsageError) {

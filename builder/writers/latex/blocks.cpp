@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "highlight/highlight.hpp"
 #include "writers/escape.hpp"
 
 namespace bb::writers {
@@ -153,6 +154,16 @@ void LatexWriter::code_block(const Node& n) {
     return;
   }
   out_ += "\\begin{bbcode}\n";
+  // The palette entry of every byte (builder/highlight, as on the site), or none: a token is drawn as
+  // \bbhl{entry}{text}, closed at the end of each line so that every line stands alone.
+  std::vector<const char*> style(code.size(), nullptr);
+  if (auto tokens = highlight::tokens(n.info, code)) {
+    std::size_t at = 0;
+    for (const auto& t : *tokens) {
+      const char* entry = highlight::style_of(t.kind);
+      for (std::size_t i = 0; i < t.text.size() && at < style.size(); ++i) style[at++] = entry;
+    }
+  }
   int line = n.loc.line + 1;  // the fence is on n.loc.line
   std::size_t start = 0;
   while (start < code.size() || start == 0) {
@@ -161,7 +172,15 @@ void LatexWriter::code_block(const Node& n) {
         std::string_view(code).substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (n.loc.line > 0) mark({n.loc.path, line, 1});
     int column = 0;
-    for (char c : l) {
+    const char* open = nullptr;
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      const char c = l[i];
+      const char* entry = start + i < style.size() ? style[start + i] : nullptr;
+      if (entry != open) {
+        if (open) out_ += '}';
+        if (entry) out_ += std::string("\\bbhl{") + entry + "}{";
+        open = entry;
+      }
       switch (c) {
         case '\\': out_ += "\\textbackslash{}"; break;
         case '{': out_ += "\\{"; break;
@@ -173,6 +192,7 @@ void LatexWriter::code_block(const Node& n) {
       }
       if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++column;
     }
+    if (open) out_ += '}';
     out_ += '\n';
     ++line;
     if (end == std::string::npos) break;

@@ -1,0 +1,31 @@
+// Code highlighting at build time: a code block's text split into classified tokens by GNU
+// Source-highlight's language definitions, for every writer to render its own way.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bb::highlight {
+
+// A run of code with one meaning. `kind` is Source-highlight's element name ("keyword", "string",
+// "comment", "number", "type", "function", "preproc", "symbol", ...), empty for plain text; `text` is
+// the code as written, newlines included.
+struct Token {
+  std::string kind;
+  std::string text;
+};
+
+// The tokens of `code` in `language` (a fence's info string: "cpp", "python", "sh", "c++", "js"; only
+// its first word counts; the languages are those of Source-highlight's lang.map). nullopt when
+// Source-highlight has no definition for the language or its definition cannot be loaded: the block is then
+// shown as plain text.
+std::optional<std::vector<Token>> tokens(std::string_view language, std::string_view code);
+
+// The palette entry a token kind is drawn with, shared by every writer so that the site, the EPUB and
+// the PDF colour code alike: "keyword", "type", "classname", "string", "regexp", "comment", "number",
+// "preproc", "symbol", "cbracket", "function", "variable", "property"; nullptr for plain text.
+const char* style_of(const std::string& kind);
+
+}  // namespace bb::highlight
