@@ -80,10 +80,15 @@ namespace {
 const std::filesystem::path* intern(const std::filesystem::path& p) {
   static const std::filesystem::path* const empty = new std::filesystem::path;
   if (p.empty()) return empty;  // default-constructed locations take no lock
+  // A thread asks for the same path many times in a row (every node of a chapter): the last one it
+  // got is compared as a string, without the lock or the set's component-wise path comparisons.
+  thread_local const std::filesystem::path* last = empty;
+  if (last->native() == p.native()) return last;
   static std::mutex mutex;
   static std::set<std::filesystem::path>* paths = new std::set<std::filesystem::path>;
   std::lock_guard lock(mutex);
-  return &*paths->insert(p).first;
+  last = &*paths->insert(p).first;
+  return last;
 }
 
 }  // namespace
