@@ -6,7 +6,8 @@ result is a real book rather than repeated bytes: each copy's labels and the ref
 the copy's suffix (a copy refers to its own chapters), the hand-written chapter number of each title
 follows the new number, and each copy has its own figure files (the SVG with a comment naming the
 copy, so that every figure is a distinct file to convert). Calc placeholders are kept: they name the
-same scenarios, which the copy's `calculations` link provides.
+same scenarios, which the copy's `calculations` folder (a copy: bookbuild refuses a calculations folder
+that links outside the book) provides.
 
 Usage: bench/scale/generate.py N OUT [BOOK]
 """
@@ -90,7 +91,7 @@ def main():
         shutil.rmtree(out)
     os.makedirs(out)
     calculations = config.get("book", {}).get("calculations", "calculations")
-    os.symlink(os.path.join(book, calculations), os.path.join(out, calculations))
+    shutil.copytree(os.path.join(book, calculations), os.path.join(out, calculations))
 
     # book.toml: the original, with each edition's chapter list replaced.
     lists = {}

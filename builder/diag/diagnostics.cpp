@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -80,10 +81,15 @@ namespace {
 const std::filesystem::path* intern(const std::filesystem::path& p) {
   static const std::filesystem::path* const empty = new std::filesystem::path;
   if (p.empty()) return empty;  // default-constructed locations take no lock
+  // A thread asks for the same path many times in a row (every node of a chapter): the last one it
+  // got is compared as a string, without the lock or the set's component-wise path comparisons.
+  thread_local const std::filesystem::path* last = empty;
+  if (last->native() == p.native()) return last;
   static std::mutex mutex;
   static std::set<std::filesystem::path>* paths = new std::set<std::filesystem::path>;
   std::lock_guard lock(mutex);
-  return &*paths->insert(p).first;
+  last = &*paths->insert(p).first;
+  return last;
 }
 
 }  // namespace
@@ -176,19 +182,20 @@ std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& 
 namespace {
 
 // The first `wanted` lines of a file, each cut at 1 MiB (a diagnostic further along such a line shows
-// no source); `buffer` is reused between files.
+// no source); `buffer` is reused between files. It is not zero-filled: getline writes only the bytes
+// of a line, so short lines touch one page of it, not 256 (filling it was 2% of a site build).
 std::vector<std::string> read_lines(const std::filesystem::path& path, std::size_t wanted,
-                                    std::string& buffer) {
+                                    std::unique_ptr<char[]>& buffer) {
   constexpr std::streamsize kLineCap = 1 << 20;
-  buffer.resize(static_cast<std::size_t>(kLineCap) + 1);
+  if (!buffer) buffer = std::make_unique_for_overwrite<char[]>(static_cast<std::size_t>(kLineCap) + 1);
   std::vector<std::string> lines;
   std::ifstream in(path, std::ios::binary);
   while (lines.size() < wanted && in) {
-    in.getline(buffer.data(), kLineCap + 1);
+    in.getline(buffer.get(), kLineCap + 1);
     if (in.bad() || (in.eof() && in.gcount() == 0)) break;
     auto length = static_cast<std::size_t>(in.gcount());
     if (in.good() && length > 0) --length;  // the newline was extracted and counted
-    std::string line(buffer.data(), length);
+    std::string line(buffer.get(), length);
     if (in.fail() && !in.eof()) {  // longer than the cap: skip the rest of it
       in.clear();
       in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
@@ -231,7 +238,7 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
     if (d.loc.line > 0 && !d.loc.path.empty())
       last_line[d.loc.path] = std::max(last_line[d.loc.path], d.loc.line);
   std::map<std::filesystem::path, std::vector<std::string>> lines_by_file;
-  std::string buffer;  // one line-reading buffer for every file
+  std::unique_ptr<char[]> buffer;  // one line-reading buffer for every file
   for (const auto& d : diagnostics) {
     out << format_diagnostic(d, base) << '\n';
     if (d.loc.line <= 0 || d.loc.path.empty()) continue;

@@ -172,10 +172,14 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
   int offset = static_cast<int>(std::count(tex.begin(), tex.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
   tex.replace(at, kBody.size(), body);
   std::string srcmap;
+  // fs::relative resolves both paths on the disk (a readlink per component): once per file, not
+  // once per mark.
+  std::map<std::string, std::string> relative;
   for (auto& m : body_marks) {
     m.line += offset;
-    srcmap += std::to_string(m.line) + "\t" + fs::relative(m.loc.path, book.config.root).generic_string() +
-              ":" + std::to_string(m.loc.line) + "\n";
+    auto [it, fresh] = relative.try_emplace(m.loc.path.get().native());
+    if (fresh) it->second = fs::relative(m.loc.path, book.config.root).generic_string();
+    srcmap += std::to_string(m.line) + "\t" + it->second + ":" + std::to_string(m.loc.line) + "\n";
   }
   result.marks = std::move(body_marks);
   output::write_file(result.tex, tex);

@@ -48,8 +48,8 @@ std::optional<std::string> checked_utf8(std::string_view in, const std::filesyst
     // ICU's decoder (text/unicode) rejects truncated, overlong and surrogate sequences one byte at a
     // time; a U+FFFD written in the file is three bytes long and kept.
     const bool ok = c < 0x80 || text::decode_utf8(in, i, n) != 0xFFFD || n != 1;
-    SourceLoc here{path, line, static_cast<int>(i - line_start + 1)};
     if (!ok || c == 0) {
+      SourceLoc here{path, line, static_cast<int>(i - line_start + 1)};
       // NUL is valid UTF-8 but no text: CommonMark would turn it into U+FFFD without a word.
       if (c == 0 && nuls++ == 0) first_nul = here;
       if (c != 0 && ++invalid <= kMaxEncodingErrors) diags.error(here, "invalid UTF-8 byte sequence");
