@@ -1,5 +1,4 @@
 // bookbuild: the command-line entry point. Global options, then one subcommand per file.
-#include <malloc.h>
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -30,12 +29,6 @@ fs::path default_book_dir() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // A build allocates and frees page-sized and larger buffers (chapter sources, rendered pages) many
-  // times over; by default glibc maps each one anew and hands freed memory back, and every page is
-  // then faulted in again, which on a virtual machine costs more than the work done in it. Keeping
-  // freed memory in the heap removes about a sixth of the page faults of a site build.
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
   bb::cli::Context ctx;
   CLI::App app{
       "bookbuild: builds a multilingual technical book from Markdown into a website, EPUB and PDF,\n"

@@ -17,11 +17,11 @@ namespace bb::markdown {
 inline constexpr std::size_t kMaxFileBytes = std::size_t{8} << 20;
 // Cells of one pipe table (rows × columns, header included).
 inline constexpr std::size_t kMaxTableCells = 10'000;
-// Elements (blocks and inlines) cmark-gfm may make of one file: 32,000 plus one per 64 bytes. A build
-// costs about 1 KB an element (cmark-gfm's tree, the document tree, the pages), so this keeps it within
-// 40 MB + 30 bytes per byte of input (measured in docs/security.md); the real book's densest chapter
-// makes 3,500 elements of 150 KB (limit: 34,300).
-inline constexpr std::size_t kBaseElements = 32'000;
+// Elements (blocks and inlines) cmark-gfm may make of one file: 24,000 plus one per 64 bytes. A build
+// costs about 1 KB an element (cmark-gfm's tree, the document tree, the pages) on top of ~13 MB for the
+// process, so this keeps it within 40 MB + 30 bytes per byte of input (measured in docs/security.md);
+// the real book's densest chapter makes 3,500 elements of 150 KB (limit: 26,300).
+inline constexpr std::size_t kBaseElements = 24'000;
 inline constexpr std::size_t kBytesPerElement = 64;
 constexpr std::size_t element_limit(std::size_t bytes) {
   return kBaseElements + bytes / kBytesPerElement;
