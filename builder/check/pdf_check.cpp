@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "book/output_names.hpp"
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 #include "latex/book_tex.hpp"
@@ -153,7 +154,7 @@ PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnosti
 
 void check_pdfs(const book::Book& book, const fs::path& out_dir, Diagnostics& diags, std::ostream& out) {
   for (const auto& eb : book.editions) {
-    fs::path pdf = out_dir / "pdf" / latex::pdf_file_name(book.config, eb.edition);
+    fs::path pdf = out_dir / "pdf" / book::output_file(book.config, eb.edition, ".pdf");
     if (!fs::exists(pdf)) {
       diags.error({pdf, 0, 0}, "no PDF for edition " + eb.edition.id + ": run `bookbuild pdf --edition " +
                                    eb.edition.id + "` first");

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "book/output_names.hpp"
 #include "book/paths.hpp"
 #include "epub/addressing.hpp"
 #include "epub/package.hpp"
@@ -196,7 +197,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
 
   PackageDocument package;
   package.metadata = {
-      identifier_for((repo.empty() ? "bookbuild:" + book_name(book.config) : repo) + "#" + e.id),
+      identifier_for((repo.empty() ? "bookbuild:" + book::output_name(book.config) : repo) + "#" + e.id),
       e.title.empty() ? book.config.title : e.title,
       e.subtitle,
       book.config.authors,
@@ -302,21 +303,6 @@ MathMarkup tex_as_text(const doc::Node& math, Diagnostics&) {
   return {(display ? "\\[" : "\\(") + escape_xml(math.text) + (display ? "\\]" : "\\)"), false};
 }
 
-std::string book_name(const book::Config& config) {
-  std::string raw = repo::normalize_repository_url(config.repository);
-  raw = raw.empty() ? config.root.filename().string() : raw.substr(raw.find_last_of('/') + 1);
-  std::string name;
-  for (char c : raw) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (std::isalnum(u))
-      name += static_cast<char>(std::tolower(u));
-    else if (!name.empty() && name.back() != '-')
-      name += '-';
-  }
-  while (!name.empty() && name.back() == '-') name.pop_back();
-  return name.empty() ? "book" : name;
-}
-
 std::vector<EpubFile> build_files(const book::Book& book, const book::EditionBook& edition,
                                   const EpubOptions& options, Diagnostics& diags) {
   std::vector<Node> roots;
@@ -332,7 +318,7 @@ std::string zip_files(std::vector<EpubFile> files, std::time_t modified) {
 
 std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, Diagnostics& diags) {
   const std::time_t modified = source_time_of(book, options);
-  const std::string name = options.name.empty() ? book_name(book.config) : options.name;
+  const std::string name = options.name.empty() ? book::output_name(book.config) : options.name;
   std::vector<std::pair<fs::path, std::string>> outputs;
   for (auto& eb : book.editions) {
     std::vector<Node> roots;

@@ -31,7 +31,7 @@ MathMarkup tex_as_text(const doc::Node& math, Diagnostics& diags);
 struct EpubOptions {
   std::filesystem::path out;           // the folder the EPUBs are written to (<out>/epub)
   std::filesystem::path figure_cache;  // <out>/.cache/figures, shared with the site
-  std::string name;                    // file name stem; "" = book_name(config)
+  std::string name;                    // file name stem; "" = book::output_name(config)
   repo::Repository repository;         // the resolution's lookup: identifier, source time
   std::filesystem::path cover;         // cover image; "" = <edition folder>/cover.{png,jpg,jpeg}, if any
   MathRenderer math = tex_as_text;
@@ -45,10 +45,6 @@ struct EpubFile {
   std::string data;
   bool compress = true;
 };
-
-// The name EPUB files are given: the repository's name when the book has a repository URL, else the
-// book folder's name, reduced to lower-case ASCII letters, digits and `-`.
-std::string book_name(const book::Config& config);
 
 // The archive entries of one edition's EPUB, `mimetype` first. Problems go to `diags`.
 std::vector<EpubFile> build_files(const book::Book& book, const book::EditionBook& edition,

@@ -106,18 +106,6 @@ class FigureSet {
 
 }  // namespace
 
-std::string pdf_file_name(const book::Config& config, const book::Edition& edition) {
-  std::string name;
-  if (!config.repository.empty()) {
-    std::string repo = config.repository;
-    while (!repo.empty() && repo.back() == '/') repo.pop_back();
-    name = ascii_slug(repo.substr(repo.find_last_of('/') + 1));
-  }
-  if (name.empty()) name = ascii_slug(config.root.filename().string());
-  if (name.empty()) name = "book";
-  return name + "-" + ascii_slug(edition.id) + ".pdf";
-}
-
 LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, const fs::path& dir,
                            Diagnostics& diags, const fs::path& figure_cache) {
   const auto& e = eb.edition;

@@ -20,10 +20,6 @@ struct LatexBook {
   std::size_t figures = 0;
 };
 
-// The file name of an edition's PDF: "<name>-<edition>.pdf", where name is the repository's name
-// (or the book folder's), reduced to ASCII letters, digits, `-` and `_`.
-std::string pdf_file_name(const book::Config& config, const book::Edition& edition);
-
 // Writes `<dir>/book.tex`, `<dir>/book.srcmap` (tab-separated: tex line, manuscript path:line) and
 // `<dir>/figures/`. Problems (a missing image, an SVG that cannot be converted) go to `diags`. SVGs
 // are converted through the content-hash cache in `figure_cache` (none when empty).

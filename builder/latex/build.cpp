@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "book/output_names.hpp"
 #include "latex/xelatex.hpp"
 #include "output/staging.hpp"
 
@@ -46,7 +47,7 @@ std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBoo
   std::ifstream in(r.pdf, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
-  fs::path pdf = options.out / "pdf" / pdf_file_name(book.config, eb.edition);
+  fs::path pdf = options.out / "pdf" / book::output_file(book.config, eb.edition, ".pdf");
   fs::create_directories(pdf.parent_path());
   output::write_file_atomic(pdf, ss.str());
   if (!options.quiet)

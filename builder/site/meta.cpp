@@ -2,6 +2,7 @@
 // view-source and download links.
 #include "site/meta.hpp"
 
+#include "book/output_names.hpp"
 #include "lang/language.hpp"
 #include "site/site.hpp"
 #include "text/unicode.hpp"
@@ -122,16 +123,15 @@ std::string source_link(const repo::Repository& repository, const book::Chapter&
          escape_xml(lang::language(lang).word("site.view-source")) + "</a>";
 }
 
-std::vector<Download> downloads(const fs::path& out, const book::Edition& edition) {
+std::vector<Download> downloads(const fs::path& out, const book::Config& config,
+                                const book::Edition& edition) {
   std::vector<Download> found;
   for (auto [folder, ext, format] : {std::tuple{"epub", ".epub", "EPUB"}, std::tuple{"pdf", ".pdf", "PDF"}}) {
+    // The name `bookbuild epub` / `bookbuild pdf` write for this edition, and nothing else.
+    const std::string name = book::output_file(config, edition, ext);
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(out / folder, ec)) {
-      std::string name = entry.path().filename().string();
-      if (!name.ends_with("-" + edition.id + ext)) continue;
-      found.push_back({"downloads/" + name, format, entry.path()});
-      break;
-    }
+    if (fs::is_regular_file(out / folder / name, ec))
+      found.push_back({"downloads/" + name, format, out / folder / name});
   }
   return found;
 }

@@ -54,8 +54,10 @@ struct Download {
   std::filesystem::path source;
 };
 
-// The EPUB and PDF of an edition that exist in `out` (<out>/epub/*-<id>.epub, <out>/pdf/*-<id>.pdf).
-std::vector<Download> downloads(const std::filesystem::path& out, const book::Edition& edition);
+// The EPUB and PDF of an edition that exist in `out`, by the names `bookbuild epub` and `bookbuild pdf`
+// give them (book::output_file: <out>/epub/<name>-<id>.epub, <out>/pdf/<name>-<id>.pdf).
+std::vector<Download> downloads(const std::filesystem::path& out, const book::Config& config,
+                                const book::Edition& edition);
 
 // The links to those downloads, relative to `page` (empty when there are none).
 std::string downloads_html(const std::vector<Download>& files, const std::string& page,

@@ -64,7 +64,7 @@ class Renderer {
     // site/meta hook: the icon, the downloads found in the output, the site-url warning.
     files_.copied[meta::favicon_site_path(book_.config)] = meta::favicon_source(book_.config);
     for (const auto& eb : book_.editions)
-      for (auto& d : downloads_[eb.edition.id] = meta::downloads(opt_.out, eb.edition))
+      for (auto& d : downloads_[eb.edition.id] = meta::downloads(opt_.out, book_.config, eb.edition))
         files_.copied[d.site_path] = d.source;
     meta::warn_without_site_url(book_.config, diags_);
     // Editions are independent once resolved: each renders its pages and its search index in a

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "book/book.hpp"
+#include "book/output_names.hpp"
 #include "filters/pipeline.hpp"
 #include "latex/book_tex.hpp"
 #include "latex/log_report.hpp"
@@ -160,7 +161,7 @@ TEST(LatexBook, IsSelfContainedWithFiguresAndASourceMap) {
   auto loc = writers::map_line(result.marks, line);
   EXPECT_EQ(loc.path.filename(), fs::path("01-带宽.md"));
   EXPECT_EQ(loc.line, 11);
-  EXPECT_EQ(pdf_file_name(b.config, b.editions[0].edition), "mini-zh.pdf");
+  EXPECT_EQ(book::output_file(b.config, b.editions[0].edition, ".pdf"), "mini-zh.pdf");
   fs::remove_all(dir);
 }
 

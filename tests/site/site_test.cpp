@@ -2,7 +2,9 @@
 #include "site/site.hpp"
 #include "book/book.hpp"
 #include "book/config.hpp"
+#include "book/output_names.hpp"
 #include "filters/pipeline.hpp"
+#include "site/meta.hpp"
 #include "test_support.hpp"
 
 namespace bb::site {
@@ -119,6 +121,28 @@ TEST(Site, WithoutSiteUrlNoRelativeAlternatesNoSitemapAndAWarning) {
   for (const auto& d : diags.all())
     warned |= d.message.find("site-url") != std::string::npos && d.loc.path.filename() == "book.toml";
   EXPECT_TRUE(warned);
+}
+
+TEST(Site, DownloadsAreTheFilesTheEpubAndPdfCommandsWrite) {
+  Diagnostics diags;
+  auto cfg = book::load_config(test::fixtures() / "books" / "mini", diags);
+  ASSERT_TRUE(cfg);
+  auto book = book::load_book(std::move(*cfg), diags);
+  ASSERT_FALSE(book.editions.empty());
+  const book::Edition& edition = book.editions.back().edition;
+  test::TempDir out;
+  fs::create_directories(out.path / "epub");
+  fs::create_directories(out.path / "pdf");
+  // Files whose names only end like this edition's (another book, an edition id ending in this one).
+  test::write_file(out.path / "epub" / ("other-x-" + edition.id + ".epub"), "not this book");
+  test::write_file(out.path / "pdf" / ("zz-" + edition.id + ".pdf"), "not this book");
+  EXPECT_TRUE(meta::downloads(out.path, book.config, edition).empty());
+  const std::string epub = book::output_file(book.config, edition, ".epub");
+  test::write_file(out.path / "epub" / epub, "the edition's EPUB");
+  auto found = meta::downloads(out.path, book.config, edition);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].site_path, "downloads/" + epub);
+  EXPECT_EQ(found[0].format, "EPUB");
 }
 
 TEST(Site, DescriptionSharingTagsIconAndSourceLink) {
