@@ -73,6 +73,18 @@ std::string count_noun_at(const std::string& t, std::size_t k, const std::vector
   return excluded ? std::string() : best;
 }
 
+// Where the word after a number starts: past one space, no-break space or narrow no-break space, or
+// the hyphen of a compound ("8-bit", "eight-card", "36-слойная"; a digit after `-` is a range: "4-5").
+std::size_t after_separator(const std::string& t, std::size_t k) {
+  if (k < t.size() && t[k] == ' ') return k + 1;
+  if (t.compare(k, 2, "\u00A0") == 0) return k + 2;
+  if (t.compare(k, 3, "\u202F") == 0) return k + 3;
+  if (k + 1 < t.size() && t[k] == '-' &&
+      (std::isalpha(static_cast<unsigned char>(t[k + 1])) || static_cast<unsigned char>(t[k + 1]) >= 0x80))
+    return k + 1;
+  return k;
+}
+
 // Numbers written as words before a count noun: "four cards", "четыре карты", "八张卡", "eight-card";
 // from three up (one and two are as often an article, "both" or "any two" as a count).
 // A word is one of the language's number words (languages/*.toml, [numbers] words) standing alone:
@@ -99,10 +111,11 @@ void scan_number_words(const std::string& t, const SourceLoc& loc, const book::E
       continue;
     }
     std::size_t end = i;  // where the number word ends
+    long long value = 0;
     if (cjk) {
       // The longest number word that starts here.
       for (std::size_t n = std::min(longest, t.size() - i); n > 0 && end == i; --n)
-        if (words.count(t.substr(i, n))) end = i + n;
+        if (auto it = words.find(t.substr(i, n)); it != words.end()) end = i + n, value = it->second;
     } else {
       std::size_t w = i;
       while (w < t.size()) {
@@ -111,27 +124,26 @@ void scan_number_words(const std::string& t, const SourceLoc& loc, const book::E
         if (!text::is_letter(d) || text::is_cjk(d)) break;
         w += l;
       }
-      if (words.count(text::lower(std::string_view(t).substr(i, w - i)))) end = w;
+      if (auto it = words.find(text::lower(std::string_view(t).substr(i, w - i))); it != words.end())
+        end = w, value = it->second;
     }
-    // One and two are as often an article, "both" or "any two" as a count: not reported.
-    if (end == i || words.at(text::lower(std::string_view(t).substr(i, end - i))) < 3) {
-      before = end == i ? c : (cjk ? U'\0' : U'a');
-      i = end == i ? i + len : end;
+    if (end == i) {
+      before = c;
+      i += len;
       continue;
-    }
-    std::size_t k = end;
-    if (k < t.size() && (t[k] == ' ' || t[k] == '-'))
-      ++k;
-    else if (t.compare(k, 2, "\u00A0") == 0)
-      k += 2;
-    if (std::string noun = count_noun_at(t, k, nouns); !noun.empty()) {
-      SourceLoc at = loc;
-      at.col += static_cast<int>(i);
-      out.push_back({e.id, chapter, at, t.substr(i, k - i) + noun});
     }
     // A Latin or Cyrillic word ended at a non-letter; CJK has no boundary to keep.
     before = cjk ? U'\0' : U'a';
+    const std::size_t at_word = i;
     i = end;
+    // One and two are as often an article, "both" or "any two" as a count: not reported.
+    if (value < 3) continue;
+    const std::size_t k = after_separator(t, end);
+    if (std::string noun = count_noun_at(t, k, nouns); !noun.empty()) {
+      SourceLoc at = loc;
+      at.col += static_cast<int>(at_word);
+      out.push_back({e.id, chapter, at, t.substr(at_word, k - at_word) + noun});
+    }
   }
 }
 
@@ -164,17 +176,7 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
         j = x;
       }
     }
-    std::size_t k = j;
-    if (k < t.size() && t[k] == ' ')
-      ++k;
-    else if (t.compare(k, 2, "\u00A0") == 0)
-      k += 2;
-    else if (t.compare(k, 3, "\u202F") == 0)
-      k += 3;
-    else if (k + 1 < t.size() && t[k] == '-' &&
-             (std::isalpha(static_cast<unsigned char>(t[k + 1])) ||
-              static_cast<unsigned char>(t[k + 1]) >= 0x80))
-      ++k;  // a compound: "8-bit", "8192-token", "36-слойная" (a digit after `-` is a range: "4-5")
+    const std::size_t k = after_separator(t, j);
     std::size_t w = k;
     while (w < t.size() && (std::isalpha(static_cast<unsigned char>(t[w])) || t[w] == '/' || t[w] == '%' ||
                             static_cast<unsigned char>(t[w]) >= 0x80)) {
