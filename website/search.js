@@ -481,19 +481,23 @@
       })
     );
     const msg = messages(document.documentElement.lang);
-    host.classList.add("search");
-    host.innerHTML =
-      '<input type="search" class="search-input" autocomplete="off" spellcheck="false">' +
-      '<div class="search-results" hidden><p class="search-status" aria-live="polite"></p>' +
-      '<ol class="search-list"></ol><button type="button" class="search-more" hidden></button></div>';
+    // The page template renders the box, so that the page is laid out once, with it, before any script
+    // runs; a page from an older or a custom template may have only the empty host.
+    if (!host.querySelector(".search-input")) {
+      host.classList.add("search");
+      host.innerHTML =
+        '<input type="search" class="search-input" autocomplete="off" spellcheck="false">' +
+        '<div class="search-results" hidden><p class="search-status" aria-live="polite"></p>' +
+        '<ol class="search-list"></ol><button type="button" class="search-more" hidden></button></div>';
+    }
     const input = host.querySelector(".search-input");
     const panel = host.querySelector(".search-results");
     const status = host.querySelector(".search-status");
     const list = host.querySelector(".search-list");
     const more = host.querySelector(".search-more");
     const label = host.dataset.placeholder || msg.placeholder;  // the page's own word, when it gives one
-    input.placeholder = label + " (/)";
-    input.setAttribute("aria-label", label);
+    if (!input.placeholder) input.placeholder = label + " (/)";
+    if (!input.hasAttribute("aria-label")) input.setAttribute("aria-label", label);
     more.textContent = msg.more;
 
     let session = null;
