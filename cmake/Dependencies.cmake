@@ -19,7 +19,13 @@ find_package(tomlplusplus REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(ICU REQUIRED COMPONENTS uc i18n)
-find_package(OpenSSL REQUIRED)
+# GNU Nettle for SHA-256/SHA-1: its static archive when Debian ships one (nettle-dev does), so that no
+# run loads a shared crypto library for a few digests (the shared libcrypto cost ~5 ms per process).
+find_path(NETTLE_INCLUDE_DIR nettle/sha2.h REQUIRED)
+find_library(NETTLE_LIBRARY NAMES libnettle.a nettle REQUIRED)
+add_library(nettle::nettle INTERFACE IMPORTED)
+target_include_directories(nettle::nettle INTERFACE ${NETTLE_INCLUDE_DIR})
+target_link_libraries(nettle::nettle INTERFACE ${NETTLE_LIBRARY})
 find_package(Threads REQUIRED)
 pkg_check_modules(POPPLER_CPP REQUIRED IMPORTED_TARGET poppler-cpp)
 # SVG figures are converted to PDF for XeLaTeX with librsvg drawing on a cairo PDF surface.

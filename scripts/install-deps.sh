@@ -9,7 +9,7 @@ build_pkgs=(
   libxml2-dev libzip-dev zlib1g-dev libpoppler-cpp-dev libpugixml-dev
   libgtest-dev libgmock-dev
   libtomlplusplus-dev nlohmann-json3-dev libcpp-httplib-dev libcli11-dev
-  libicu-dev libssl-dev
+  libicu-dev nettle-dev
   libsource-highlight-dev
   librsvg2-dev
 )

@@ -1,8 +1,6 @@
 // Reproducing and verifying the stored results (see reproduce.hpp).
 #include "calc/reproduce.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -16,25 +14,13 @@
 #include "calc/error.hpp"
 #include "calc/report.hpp"
 #include "calc/scenarios.hpp"
+#include "text/digest.hpp"
 
 namespace bb::calc {
 namespace fs = std::filesystem;
 
 std::string sha256_hex(const std::string& bytes) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||
-      EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx.get(), digest, &len) != 1)
-    throw Error("sha256 failed");
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < len; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return text::sha256_hex(bytes);
 }
 
 namespace {

@@ -20,6 +20,7 @@
 #include "figures/figures.hpp"
 #include "lang/language.hpp"
 #include "output/staging.hpp"
+#include "text/digest.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
 #include "writers/template.hpp"
@@ -74,7 +75,7 @@ std::string image_href(const fs::path& source, const std::string& ext, const fs:
   if (name.find('/') == std::string::npos) name = "images/" + name;  // not beside the package document
   if (changed || used.count(name)) {
     std::string stem = name.substr(0, name.size() - ext.size());
-    name = stem + "-" + figures::sha256_hex(source.string()).substr(0, 8) + ext;
+    name = stem + "-" + text::sha256_hex(source.string()).substr(0, 8) + ext;
   }
   used.insert(name);
   return name;

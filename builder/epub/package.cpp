@@ -1,11 +1,10 @@
 // The container, package and navigation documents, rendered from templates/epub/.
 #include "epub/package.hpp"
 
-#include <openssl/evp.h>
-
 #include <array>
 #include <cstdio>
 
+#include "text/digest.hpp"
 #include "writers/escape.hpp"
 #include "writers/template.hpp"
 
@@ -28,11 +27,9 @@ std::string identifier_for(const std::string& name) {
       0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8};
   std::string input(url_namespace.begin(), url_namespace.end());
   input += name;
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(input.data(), input.size(), md, &len, EVP_sha1(), nullptr);
-  md[6] = static_cast<unsigned char>((md[6] & 0x0f) | 0x50);
-  md[8] = static_cast<unsigned char>((md[8] & 0x3f) | 0x80);
+  auto md = text::sha1(input);
+  md[6] = static_cast<std::uint8_t>((md[6] & 0x0f) | 0x50);
+  md[8] = static_cast<std::uint8_t>((md[8] & 0x3f) | 0x80);
   static const char* hex = "0123456789abcdef";
   std::string out = "urn:uuid:";
   for (int i = 0; i < 16; ++i) {

@@ -1,4 +1,5 @@
-// Owning wrappers over libzip's zip_t*: an archive written in memory, and one read back from bytes.
+// ZIP archives through libzip, in a module loaded on first use (zip_module.h): an archive written in
+// memory, and one read back from bytes.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,7 @@
 #include <string_view>
 #include <vector>
 
-struct zip;
-struct zip_source;
+struct bookbuild_zip_reader;
 
 namespace bb::epub {
 
@@ -18,15 +18,14 @@ namespace bb::epub {
 // same fixed timestamp and permissions, so that the same entries always give the same bytes.
 class ZipWriter {
  public:
-  ZipWriter();
-  ~ZipWriter();
+  ZipWriter() = default;
   ZipWriter(const ZipWriter&) = delete;
   ZipWriter& operator=(const ZipWriter&) = delete;
 
   // Adds an entry; `compress` = deflate, else stored (as the EPUB's `mimetype` must be).
   void add(const std::string& name, std::string data, bool compress);
   // Deflates the entries (in parallel), closes the archive and returns its bytes. Timestamps are
-  // `mtime` as an MS-DOS UTC date.
+  // `mtime` as an MS-DOS UTC date. Throws FatalError when the module cannot be loaded or libzip fails.
   std::string finish(std::time_t mtime);
 
  private:
@@ -35,9 +34,6 @@ class ZipWriter {
     std::string data;
     bool compress;
   };
-  struct Precompressed;
-  zip_source* source_ = nullptr;
-  struct zip* archive_ = nullptr;
   std::vector<Pending> pending_;  // added to the archive, in order, by finish()
 };
 
@@ -50,7 +46,8 @@ struct ZipEntryInfo {
 // Reads an archive from its bytes (kept by the reader).
 class ZipReader {
  public:
-  // Returns nullopt and sets `error` when the bytes are not a consistent ZIP archive.
+  // Returns nullopt and sets `error` when the bytes are not a consistent ZIP archive (or the module
+  // cannot be loaded).
   static std::optional<ZipReader> open(std::string bytes, std::string& error);
   ZipReader(ZipReader&& other) noexcept;
   ZipReader& operator=(ZipReader&&) = delete;
@@ -66,7 +63,7 @@ class ZipReader {
  private:
   ZipReader() = default;
   std::unique_ptr<std::string> bytes_;
-  struct zip* archive_ = nullptr;
+  bookbuild_zip_reader* archive_ = nullptr;
   std::vector<ZipEntryInfo> entries_;
 };
 

@@ -2,7 +2,6 @@
 // (pdf_render.cpp), and the content-hash cache.
 #include "figures/figures.hpp"
 
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 #include "figures/validate.hpp"
+#include "text/digest.hpp"
 
 namespace bb::figures {
 
@@ -81,19 +81,6 @@ bool is_lfs_pointer(std::string_view head) {
   return head.starts_with("version https://git-lfs.github.com/spec/v1");
 }
 
-std::string sha256_hex(std::string_view data) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < len; ++i) {
-    out += hex[md[i] >> 4];
-    out += hex[md[i] & 15];
-  }
-  return out;
-}
-
 std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics& diags) const {
   const fs::path& src = request.source;
   std::error_code ec;
@@ -133,7 +120,7 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
     return std::nullopt;
   }
   // The key covers the renderer's settings, so that changing them never serves a stale PNG.
-  std::string key = sha256_hex(*content + "\npdf-to-png width=" + std::to_string(kRenderWidth));
+  std::string key = text::sha256_hex(*content + "\npdf-to-png width=" + std::to_string(kRenderWidth));
   fs::path png = dir_ / (key + ".png");
   if (!fs::is_regular_file(png, ec)) {
     fs::create_directories(dir_, ec);

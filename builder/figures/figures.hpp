@@ -54,7 +54,4 @@ std::string media_type_of(const std::filesystem::path& file);
 // True when the bytes are a Git LFS pointer file rather than the content it points to.
 bool is_lfs_pointer(std::string_view head);
 
-// Hex SHA-256 of some bytes.
-std::string sha256_hex(std::string_view data);
-
 }  // namespace bb::figures

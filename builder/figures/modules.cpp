@@ -1,4 +1,4 @@
-// Loading the PDF and SVG modules.
+// Loading the PDF, SVG and ZIP modules.
 #include "figures/modules.hpp"
 
 #include <dlfcn.h>
@@ -17,8 +17,8 @@ struct Loaded {
 };
 
 Loaded& loaded(Module m) {
-  static Loaded pdf, svg;
-  return m == Module::Pdf ? pdf : svg;
+  static Loaded pdf, svg, zip;
+  return m == Module::Pdf ? pdf : m == Module::Svg ? svg : zip;
 }
 
 }  // namespace
@@ -26,9 +26,12 @@ Loaded& loaded(Module m) {
 void* module_symbol(Module module, const char* symbol, std::string& error) {
   Loaded& l = loaded(module);
   std::call_once(l.once, [&] {
-    const char* env = std::getenv(module == Module::Pdf ? "BOOKBUILD_PDF_MODULE" : "BOOKBUILD_SVG_MODULE");
-    std::string path =
-        env && *env ? env : (module == Module::Pdf ? BOOKBUILD_PDF_MODULE : BOOKBUILD_SVG_MODULE);
+    static constexpr const char* variables[] = {"BOOKBUILD_PDF_MODULE", "BOOKBUILD_SVG_MODULE",
+                                                "BOOKBUILD_ZIP_MODULE"};
+    static constexpr const char* built[] = {BOOKBUILD_PDF_MODULE, BOOKBUILD_SVG_MODULE, BOOKBUILD_ZIP_MODULE};
+    const auto m = static_cast<std::size_t>(module);
+    const char* env = std::getenv(variables[m]);
+    std::string path = env && *env ? env : built[m];
     l.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!l.handle) {
       const char* e = dlerror();

@@ -10,6 +10,7 @@
 #include "figures/figures.hpp"
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
+#include "text/digest.hpp"
 
 namespace bb::latex {
 
@@ -33,7 +34,7 @@ std::string svg_to_pdf_cached(const fs::path& svg, const fs::path& pdf, const fs
   bytes << in.rdbuf();
   // The key covers the converter's settings (96 px per inch, PDF points), so that changing them
   // never serves a stale PDF.
-  fs::path entry = cache / (figures::sha256_hex(bytes.str() + "\nsvg-to-pdf 96dpi") + ".pdf");
+  fs::path entry = cache / (text::sha256_hex(bytes.str() + "\nsvg-to-pdf 96dpi") + ".pdf");
   std::error_code ec;
   if (!fs::is_regular_file(entry, ec)) {
     fs::create_directories(cache, ec);

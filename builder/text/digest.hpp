@@ -1,0 +1,51 @@
+// Message digests (GNU Nettle): SHA-256 names cache entries and calc artifacts, SHA-1 the EPUB's
+// name-based UUID. Header-only, so that the standalone calc library can use it without the rest of
+// builder/text; Nettle is linked statically where Debian ships its archive (cmake/Dependencies.cmake),
+// which spares every run the loading of a shared crypto library.
+#pragma once
+
+#include <nettle/sha1.h>
+#include <nettle/sha2.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace bb::text {
+
+inline std::string hex(const std::uint8_t* bytes, std::size_t n) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out(2 * n, '0');
+  for (std::size_t i = 0; i < n; ++i) {
+    out[2 * i] = digits[bytes[i] >> 4];
+    out[2 * i + 1] = digits[bytes[i] & 15];
+  }
+  return out;
+}
+
+inline std::array<std::uint8_t, SHA256_DIGEST_SIZE> sha256(std::string_view data) {
+  sha256_ctx ctx;
+  sha256_init(&ctx);
+  sha256_update(&ctx, data.size(), reinterpret_cast<const std::uint8_t*>(data.data()));
+  std::array<std::uint8_t, SHA256_DIGEST_SIZE> digest{};
+  sha256_digest(&ctx, digest.size(), digest.data());
+  return digest;
+}
+
+// Lower-case hexadecimal SHA-256, as `sha256sum` prints it.
+inline std::string sha256_hex(std::string_view data) {
+  auto d = sha256(data);
+  return hex(d.data(), d.size());
+}
+
+inline std::array<std::uint8_t, SHA1_DIGEST_SIZE> sha1(std::string_view data) {
+  sha1_ctx ctx;
+  sha1_init(&ctx);
+  sha1_update(&ctx, data.size(), reinterpret_cast<const std::uint8_t*>(data.data()));
+  std::array<std::uint8_t, SHA1_DIGEST_SIZE> digest{};
+  sha1_digest(&ctx, digest.size(), digest.data());
+  return digest;
+}
+
+}  // namespace bb::text
