@@ -63,7 +63,7 @@ bool followed(const std::string& url) {
 
 }  // namespace
 
-SiteCheckStats check_site(const fs::path& site, Diagnostics& diags) {
+SiteCheckStats check_site(const fs::path& site, Diagnostics& diags, const std::string& served_under) {
   SiteCheckStats stats;
   if (!fs::is_directory(site)) {
     diags.error({site, 0, 0}, "no site here: build it first with `bookbuild site`");
@@ -95,8 +95,10 @@ SiteCheckStats check_site(const fs::path& site, Diagnostics& diags) {
       fs::path target;
       if (file.empty())
         target = path;
+      else if (file.starts_with(served_under))
+        target = fs::weakly_canonical(root / file.substr(served_under.size()));
       else if (file.starts_with("/"))
-        target = fs::weakly_canonical(root / file.substr(1));
+        target = fs::weakly_canonical(root / "..");  // outside the site's path: leaves the site
       else
         target = fs::weakly_canonical(path.parent_path() / file);
       if (file.starts_with("/") && !site_absolute_ok) {

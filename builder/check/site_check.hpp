@@ -14,6 +14,9 @@ struct SiteCheckStats {
   std::size_t problems = 0;
 };
 
-SiteCheckStats check_site(const std::filesystem::path& site, Diagnostics& diags);
+// `served_under` is the URL path the site is published under ("/" or, from `[book] site-url`, say
+// "/book/"): the 404 page's site-absolute links start with it.
+SiteCheckStats check_site(const std::filesystem::path& site, Diagnostics& diags,
+                          const std::string& served_under = "/");
 
 }  // namespace bb::check

@@ -15,6 +15,7 @@
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "output/staging.hpp"
+#include "site/meta.hpp"
 
 namespace bb::cli {
 
@@ -167,7 +168,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
       if (opt->what == "site" ||
           (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "site"))) {
         Diagnostics::Scope scope(s.diags, "site");
-        auto st = check::check_site(ctx.global.out_dir / "site", s.diags);
+        auto st = check::check_site(ctx.global.out_dir / "site", s.diags,
+                                    site::meta::site_root_path(s.book->config));
         if (!ctx.global.quiet)
           std::cout << "site: " << st.pages << " pages, " << st.links << " internal links, " << st.problems
                     << " problems\n";

@@ -66,6 +66,17 @@ std::string absolute_url(const book::Config& config, const std::string& page) {
   return config.site_url + text::percent_encode_path(page);
 }
 
+std::string site_root_path(const book::Config& config) {
+  const std::string& url = config.site_url;  // checked: http(s)://host[:port]/path/, ending in '/'
+  std::size_t scheme = url.find("://");
+  if (scheme == std::string::npos) return "/";
+  std::size_t path = url.find('/', scheme + 3);
+  if (path == std::string::npos) return "/";
+  std::string root = url.substr(path);
+  if (root.find_first_of("?#") != std::string::npos) return "/";
+  return root.ends_with('/') ? root : root + "/";
+}
+
 std::string favicon_site_path(const book::Config& config) {
   std::string ext = favicon_source(config).extension().string();
   return "assets/favicon" + (ext.empty() ? std::string(".ico") : ext);

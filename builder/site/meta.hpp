@@ -32,6 +32,10 @@ std::string head(const book::Book& book, const Page& page);
 
 // The address of a site page ("en/ch04.html") under `[book] site-url`, percent-encoded.
 std::string absolute_url(const book::Config& config, const std::string& page);
+// The URL path the site is served under: the path of `[book] site-url` ("/book/" for
+// https://example.org/book/), else "/". The 404 page, which the host serves at any depth, reaches its
+// stylesheet and the editions through it.
+std::string site_root_path(const book::Config& config);
 
 // The site file of the icon ("assets/favicon.svg") and the file it is copied from: `[book] favicon`,
 // else the one bookbuild ships in website/.

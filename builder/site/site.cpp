@@ -331,11 +331,12 @@ class Renderer {
 
  private:
   void not_found_page() {
+    const std::string root = escape_xml(meta::site_root_path(book_.config));
     std::string messages;
     for (const auto& eb : book_.editions) {
       const lang::Language& w = lang::language(eb.edition.lang);
       messages += "<p lang=\"" + escape_xml(eb.edition.lang) + "\">" + escape_xml(w.word("site.not-found")) +
-                  " <a href=\"/" + escape_xml(eb.edition.site_path) + "index.html\">" +
+                  " <a href=\"" + root + escape_xml(eb.edition.site_path) + "index.html\">" +
                   escape_xml(w.word("site.home")) + " · " + escape_xml(eb.edition.title) + "</a></p>\n";
     }
     const auto& src = book_.config.source();
@@ -344,7 +345,8 @@ class Renderer {
                                {{"lang", escape_xml(src.lang)},
                                 {"book_title", escape_xml(src.title)},
                                 {"messages", messages},
-                                {"favicon", "/" + meta::favicon_site_path(book_.config)}},
+                                {"root", root},
+                                {"favicon", root + meta::favicon_site_path(book_.config)}},
                                "404.html");
   }
 

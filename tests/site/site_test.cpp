@@ -3,6 +3,7 @@
 #include "book/book.hpp"
 #include "book/config.hpp"
 #include "book/output_names.hpp"
+#include "check/site_check.hpp"
 #include "filters/pipeline.hpp"
 #include "site/meta.hpp"
 #include "test_support.hpp"
@@ -101,6 +102,39 @@ TEST(Site, SitemapListsEveryPageWithAlternates) {
   EXPECT_NE(s.find("<loc>https://example.org/mini/site/en/ch01.html</loc>"), std::string::npos);
   EXPECT_NE(s.find("hreflang=\"zh-Hans\" href=\"https://example.org/mini/site/ch01.html\""),
             std::string::npos);
+}
+
+TEST(Site, SiteRootPathIsThePathOfSiteUrl) {
+  book::Config cfg;
+  EXPECT_EQ(meta::site_root_path(cfg), "/");
+  cfg.site_url = "https://example.org/";
+  EXPECT_EQ(meta::site_root_path(cfg), "/");
+  cfg.site_url = "http://127.0.0.1:8000/";
+  EXPECT_EQ(meta::site_root_path(cfg), "/");
+  cfg.site_url = "https://user.github.io/my%20book/";
+  EXPECT_EQ(meta::site_root_path(cfg), "/my%20book/");
+}
+
+// A host serves 404.html for a missing page at any depth, so its links are site-absolute; under a
+// sub-path (a project page on GitHub Pages) they must start with that path, or the page has no style.
+TEST(Site, The404PageWorksUnderTheSiteUrlsPath) {
+  auto b = build(test::fixtures() / "books" / "mini");  // site-url https://example.org/mini/site/
+  const std::string& p = page(*b, "404.html");
+  EXPECT_NE(p.find("href=\"/mini/site/assets/book.css\""), std::string::npos) << p;
+  EXPECT_NE(p.find("href=\"/mini/site/index.html\""), std::string::npos);
+  EXPECT_NE(p.find("href=\"/mini/site/en/index.html\""), std::string::npos);
+  EXPECT_EQ(p.find("href=\"/assets/"), std::string::npos);
+
+  // `check site` follows them under that path; at the domain root they would lead out of the site.
+  fs::path out = fs::temp_directory_path() / "bb-site-test-404";
+  fs::remove_all(out);
+  write_site(b->files, out);
+  Diagnostics under;
+  EXPECT_EQ(check::check_site(out, under, "/mini/site/").problems, 0u);
+  EXPECT_FALSE(under.has_errors());
+  Diagnostics at_root;
+  EXPECT_GT(check::check_site(out, at_root, "/").problems, 0u);
+  fs::remove_all(out);
 }
 
 TEST(Site, WithoutSiteUrlNoRelativeAlternatesNoSitemapAndAWarning) {
