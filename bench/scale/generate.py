@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Generates an N-times book from a bookbuild book (this repository's own by default), for the scale
-benchmark: every edition keeps its front matter once and gets N copies of its numbered chapters,
-renumbered in sequence (copy k of chapter c is chapter 12k + c for a 12-chapter book), so that the
-result is a real book rather than repeated bytes: each copy's labels and the references to them get
-the copy's suffix (a copy refers to its own chapters), the hand-written chapter number of each title
-follows the new number, and each copy has its own figure files (the SVG with a comment naming the
-copy, so that every figure is a distinct file to convert). Calc placeholders are kept: they name the
+benchmark: every edition keeps its front matter once and gets N copies of its numbered chapters, so
+that the result is a real book rather than repeated bytes: each copy's labels, footnotes and the
+references to them get the copy's suffix (a copy refers to its own chapters), and each copy has its
+own figure files (the SVG with a comment naming the copy, so that every figure is a distinct file to
+convert). Up to 8 copies are chapters of their own, renumbered in sequence (copy k of chapter c is
+chapter 12k + c for a 12-chapter book; the hand-written chapter number of each title follows); beyond
+that, the copies are grouped, each group being one chapter whose sections repeat the copies' bodies,
+so that a 100x book has about 100 chapters per edition (as a long real book does), not 1,200. Calc placeholders are kept: they name the
 same scenarios, which the copy's `calculations` folder (a copy: bookbuild refuses a calculations folder
 that links outside the book) provides.
 
@@ -18,6 +20,8 @@ import sys
 import tomllib
 
 LABEL = re.compile(r"(\{#|@)(ch|sec|fig|tbl|eq|ex|exp):([A-Za-z0-9_-]+)")
+FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
+MAX_CHAPTER_COPIES = 8
 FIGURE = re.compile(r"\]\((figures/)([^)\s#]+)")
 KEY = re.compile(r"^(?:(\d+)-.*|chapter(\d+)|ch(\d+))\.md$")
 TITLE_NUMBER = re.compile(r"\d+")
@@ -39,11 +43,23 @@ def renamed(name, number):
     return name[:start] + str(number).zfill(width) + name[start + len(digits):]
 
 
-def copy_chapter(text, copy, number):
+def copy_chapter(text, copy, number, lead=None):
+    """Copy `copy` of a chapter, as chapter `number`. `lead` is the first copy of the group of copies
+    that share one chapter (None: the copy is a chapter of its own): the others lose their title, and
+    every copy refers to chapters by the labels of its group's lead, which the chapters keep."""
     if copy > 0:
         text = LABEL.sub(lambda m: f"{m.group(1)}{m.group(2)}:{m.group(3)}-c{copy}", text)
         text = FIGURE.sub(lambda m: f"]({m.group(1)}c{copy}/{m.group(2)}", text)
+        text = FOOTNOTE.sub(lambda m: f"[^{m.group(1)}-c{copy}]", text)
     lines = text.split("\n")
+    if lead is not None and copy != lead:
+        suffix = f"-c{lead}" if lead else ""
+        text = re.sub(rf"@ch:([A-Za-z0-9_-]+?)-c{copy}\b", lambda m: f"@ch:{m.group(1)}{suffix}", text)
+        lines = text.split("\n")
+        title = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+        if title is not None:
+            del lines[title]
+        return "\n".join(lines)
     for i, line in enumerate(lines):
         if line.startswith("# "):
             lines[i] = TITLE_NUMBER.sub(str(number), line, count=1)
@@ -106,18 +122,24 @@ def main():
         chapters = list(front)
         for c in front:
             shutil.copy(os.path.join(src, c), dst)
+        per_group = -(-n // MAX_CHAPTER_COPIES)  # copies per chapter
+        groups = -(-n // per_group)
         for copy in range(n):
             if os.path.isdir(os.path.join(src, "figures")):
                 copy_figures(os.path.join(src, "figures"),
                              os.path.join(dst, "figures", f"c{copy}") if copy else os.path.join(dst, "figures"),
                              copy)
+        for group in range(groups):
+            lead = group * per_group
+            copies = range(lead, min(lead + per_group, n))
             for c in numbered:
-                number = copy * per_copy + chapter_number(c)
+                number = group * per_copy + chapter_number(c)
                 name = renamed(c, number)
                 with open(os.path.join(src, c), encoding="utf-8") as f:
                     text = f.read()
+                parts = [copy_chapter(text, k, number, lead if n > groups else None) for k in copies]
                 with open(os.path.join(dst, name), "w", encoding="utf-8") as f:
-                    f.write(copy_chapter(text, copy, number))
+                    f.write("\n\n".join(parts))
                 chapters.append(name)
         lists[edition["id"]] = chapters
 
