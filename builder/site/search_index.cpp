@@ -151,10 +151,13 @@ class CharTable {
   }
 
  private:
-  std::array<std::atomic<std::uint32_t>, 0x10000> bmp_{};
+  // Zero-initialised static storage: a page of it is only touched when a code point in it is used.
+  static constinit std::array<std::atomic<std::uint32_t>, 0x10000> bmp_;
   std::mutex mutex_;
   std::unordered_map<char32_t, CharInfo> slow_;
 };
+
+constinit std::array<std::atomic<std::uint32_t>, 0x10000> CharTable::bmp_{};
 
 CharTable& char_table() {
   static CharTable table;
