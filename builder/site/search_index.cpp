@@ -29,21 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Calls f(code point) for each code point of UTF-8 text (an ill-formed sequence gives U+FFFD, as
-// ICU's conversions do).
-template <typename F>
-void for_each_code_point(std::string_view utf8, F&& f) {
-  for (std::size_t i = 0; i < utf8.size();) {
-    const auto byte = static_cast<unsigned char>(utf8[i]);
-    if (byte < 0x80) {
-      f(static_cast<char32_t>(byte));
-      ++i;
-    } else {
-      f(text::next_code_point(utf8, i));
-    }
-  }
-}
-
 const icu::Normalizer2& normalizer(bool compat) {
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* n =
@@ -52,18 +37,29 @@ const icu::Normalizer2& normalizer(bool compat) {
   return *n;
 }
 
-// NFC of UTF-8 text, without a round trip through UTF-16 when it already is (nearly always).
-std::string nfc(std::string_view utf8) {
-  const icu::Normalizer2& n = normalizer(false);
+bool is_nfc(std::string_view utf8) {
   UErrorCode status = U_ZERO_ERROR;
   icu::StringPiece piece(utf8.data(), static_cast<int32_t>(utf8.size()));
-  if (n.isNormalizedUTF8(piece, status) && U_SUCCESS(status)) return std::string(utf8);
-  status = U_ZERO_ERROR;
+  return normalizer(false).isNormalizedUTF8(piece, status) && U_SUCCESS(status);
+}
+
+// NFC of UTF-8 text that is not NFC already.
+std::string nfc_of(std::string_view utf8) {
+  UErrorCode status = U_ZERO_ERROR;
+  icu::StringPiece piece(utf8.data(), static_cast<int32_t>(utf8.size()));
   std::string out;
   icu::StringByteSink<std::string> sink(&out, static_cast<int32_t>(utf8.size()));
-  n.normalizeUTF8(0, piece, sink, nullptr, status);
+  normalizer(false).normalizeUTF8(0, piece, sink, nullptr, status);
   if (U_FAILURE(status)) throw std::runtime_error("ICU NFC normalization failed");
   return out;
+}
+
+// NFC of UTF-8 text, without a round trip through UTF-16 when it already is (nearly always): `buffer`
+// holds the normalised text only when it differs.
+std::string_view nfc(std::string_view utf8, std::string& buffer) {
+  if (is_nfc(utf8)) return utf8;
+  buffer = nfc_of(utf8);
+  return buffer;
 }
 
 // lowercase(NFKC(c)) for one code point, straight from ICU.
@@ -83,91 +79,238 @@ std::u32string fold_char_icu(char32_t c) {
   return folded;
 }
 
-// Code points that fold to themselves without asking ICU: the bulk of Chinese, Japanese and Korean
-// text (the unit test checks these ranges against ICU code point by code point).
-bool folds_to_itself(char32_t c) {
+// What a folded code point is to the scanner: part of a word, a CJK letter (bigrams), or a separator.
+enum class CharClass : std::uint8_t { Other, Word, Cjk };
+
+CharClass class_of(char32_t c) {
+  if (text::is_cjk_letter(c)) return CharClass::Cjk;
+  return is_word_char(c) ? CharClass::Word : CharClass::Other;
+}
+
+// Code points that fold to themselves and are CJK letters without asking ICU: the bulk of Chinese,
+// Japanese and Korean text (the unit test checks these ranges against ICU code point by code point).
+bool cjk_folds_to_itself(char32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x3041 && c <= 0x3096) ||
          (c >= 0x30A1 && c <= 0x30FA) || (c >= 0xAC00 && c <= 0xD7A3);
 }
 
-// The folds ICU has been asked for, in a table: a book uses a few thousand distinct characters, and
-// every later occurrence is an array read. A BMP entry holds its single-code-point fold + 1 (0: not
-// asked yet; kLong: the fold is longer, kept in `longer`). Racing threads store the same value.
-class FoldTable {
+// Everything the index asks about one code point: its fold, the class of the fold, and whether the
+// code point itself is white space or a control character (the stored form drops those).
+struct CharInfo {
+  // A fold of one code point (nearly all) is here; a longer one (`ﬁ` → `fi`) in `longer`.
+  char32_t fold = 0;
+  CharClass cls = CharClass::Other;
+  bool white = false;
+  bool control = false;
+  std::u32string longer;  // empty unless the fold has more than one code point
+};
+
+CharInfo char_info_icu(char32_t c) {
+  CharInfo info;
+  info.white = u_isUWhiteSpace(static_cast<UChar32>(c));
+  info.control = u_iscntrl(static_cast<UChar32>(c));
+  std::u32string f = fold_char_icu(c);
+  if (f.size() == 1) {
+    info.fold = f[0];
+    info.cls = class_of(f[0]);
+  } else {
+    info.longer = std::move(f);
+  }
+  return info;
+}
+
+// ICU's answers, asked once per code point and process: a book uses a few thousand distinct
+// characters, and every later occurrence is an array read. A BMP entry packs CharInfo into 32 bits
+// (0: not asked yet); the rest (astral code points, folds longer than one code point) is in a map
+// under a lock. Racing threads store the same value.
+class CharTable {
  public:
-  // Appends the fold of c to out.
-  void append(char32_t c, std::u32string& out) {
-    if (c < 0x80) {
-      out += (c >= 'A' && c <= 'Z') ? c + 32 : c;
-      return;
-    }
-    if (folds_to_itself(c)) {
-      out += c;
-      return;
-    }
-    if (c < kBmp) {
-      std::uint32_t v = bmp_[c].load(std::memory_order_relaxed);
-      if (v != 0 && v != kLong) {
-        out += static_cast<char32_t>(v - 1);
-        return;
-      }
-    }
+  static constexpr std::uint32_t kFold = 0x1FFFFF, kClassShift = 21, kLong = 1u << 23, kWhite = 1u << 24,
+                                 kControl = 1u << 25, kKnown = 1u << 31;
+
+  // The packed entry of a BMP code point (at least 0x80).
+  std::uint32_t bmp(char32_t c) {
+    std::uint32_t v = bmp_[c].load(std::memory_order_relaxed);
+    if (v != 0) return v;
+    const CharInfo& info = slow(c);
+    v = kKnown | (info.white ? kWhite : 0) | (info.control ? kControl : 0);
+    v |= info.longer.empty()
+             ? static_cast<std::uint32_t>(info.fold) | static_cast<std::uint32_t>(info.cls) << kClassShift
+             : kLong;
+    bmp_[c].store(v, std::memory_order_relaxed);
+    return v;
+  }
+
+  // The full answer, from the map (computed on first use). References stay valid: map nodes are
+  // never moved or erased.
+  const CharInfo& slow(char32_t c) {
     std::lock_guard lock(mutex_);
-    auto it = longer_.find(c);
-    if (it == longer_.end()) {
-      it = longer_.emplace(c, fold_char_icu(c)).first;
-      if (c < kBmp)
-        bmp_[c].store(it->second.size() == 1 ? static_cast<std::uint32_t>(it->second[0]) + 1 : kLong,
-                      std::memory_order_relaxed);
-    }
-    out += it->second;
+    auto it = slow_.find(c);
+    if (it == slow_.end()) it = slow_.emplace(c, char_info_icu(c)).first;
+    return it->second;
   }
 
  private:
-  static constexpr char32_t kBmp = 0x10000;
-  static constexpr std::uint32_t kLong = 0xFFFFFFFF;
-  std::array<std::atomic<std::uint32_t>, kBmp> bmp_{};
+  // Zero-initialised static storage: a page of it is only touched when a code point in it is used.
+  static constinit std::array<std::atomic<std::uint32_t>, 0x10000> bmp_;
   std::mutex mutex_;
-  std::unordered_map<char32_t, std::u32string> longer_;
+  std::unordered_map<char32_t, CharInfo> slow_;
 };
 
-FoldTable& fold_table() {
-  static FoldTable table;
+constinit std::array<std::atomic<std::uint32_t>, 0x10000> CharTable::bmp_{};
+
+CharTable& char_table() {
+  static CharTable table;
   return table;
 }
 
-// Appends the fold of NFC text, code point by code point.
-void append_folded(std::string_view nfc_utf8, std::u32string& out) {
-  FoldTable& table = fold_table();
-  for_each_code_point(nfc_utf8, [&](char32_t c) { table.append(c, out); });
+// Whether a non-ASCII code point is white space or a control character (the stored form drops them).
+void white_or_control(char32_t c, bool& white, bool& control) {
+  if (c >= 0x3400 && c < 0xD800) {  // CJK and Hangul blocks: neither, without a table read
+    white = control = false;
+    return;
+  }
+  if (c < 0x10000) {
+    const std::uint32_t v = char_table().bmp(c);
+    white = (v & CharTable::kWhite) != 0;
+    control = (v & CharTable::kControl) != 0;
+    return;
+  }
+  const CharInfo& info = char_table().slow(c);
+  white = info.white;
+  control = info.control;
 }
 
-bool is_white_space(char32_t c) {
-  if (c < 0x80) return c == ' ' || (c >= 0x09 && c <= 0x0D) || c == 0;
-  return u_isUWhiteSpace(static_cast<UChar32>(c));
-}
-
-bool is_control(char32_t c) {
-  if (c < 0x80) return c < 0x20 || c == 0x7F;
-  return u_iscntrl(static_cast<UChar32>(c));
-}
-
-// The stored form of a text: NFC with runs of white space collapsed to one space, trimmed.
-std::string stored_form(std::string_view utf8) {
-  std::string normal = nfc(utf8);
-  std::string out;
-  out.reserve(normal.size());
-  bool space = false;
-  for_each_code_point(normal, [&](char32_t c) {
-    if (is_white_space(c)) {
-      space = !out.empty();
-      return;
+// Calls on(folded code point, its class) for each code point of the fold of NFC text.
+template <typename F>
+void for_each_folded(std::string_view nfc_utf8, F&& on) {
+  CharTable& table = char_table();
+  const char* p = nfc_utf8.data();
+  for (std::size_t i = 0, n = nfc_utf8.size(); i < n;) {
+    const auto byte = static_cast<unsigned char>(p[i]);
+    if (byte < 0x80) {
+      ++i;
+      if (byte >= 'A' && byte <= 'Z') {
+        on(static_cast<char32_t>(byte + 32), CharClass::Word);
+      } else {
+        const bool word = (byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9');
+        on(static_cast<char32_t>(byte), word ? CharClass::Word : CharClass::Other);
+      }
+      continue;
     }
-    if (is_control(c)) return;
+    const char32_t c = text::next_code_point(nfc_utf8, i);
+    if (cjk_folds_to_itself(c)) {
+      on(c, CharClass::Cjk);
+      continue;
+    }
+    if (c < 0x10000) {
+      const std::uint32_t v = table.bmp(c);
+      if ((v & CharTable::kLong) == 0) {
+        on(static_cast<char32_t>(v & CharTable::kFold),
+           static_cast<CharClass>((v >> CharTable::kClassShift) & 3u));
+        continue;
+      }
+    }
+    const CharInfo& info = table.slow(c);
+    if (info.longer.empty())
+      on(info.fold, info.cls);
+    else
+      for (char32_t f : info.longer) on(f, class_of(f));
+  }
+}
+
+// Scans the fold of NFC text: word(w) for each word (its folded code points), cjk(first, second)
+// for each bigram of a CJK run and cjk(last, 0) for the run's last character. Words are runs of
+// word characters, CJK runs of CJK letters; anything else separates.
+template <typename Word, typename Cjk>
+void scan(std::string_view nfc_utf8, std::u32string& buffer, Word&& word, Cjk&& cjk) {
+  buffer.clear();
+  char32_t previous = 0;  // the last CJK letter of the run being scanned; 0 outside a run
+  auto end_word = [&] {
+    if (buffer.empty()) return;
+    word(std::u32string_view(buffer));
+    buffer.clear();
+  };
+  auto end_run = [&] {
+    if (previous == 0) return;
+    cjk(previous, char32_t{0});
+    previous = 0;
+  };
+  for_each_folded(nfc_utf8, [&](char32_t c, CharClass cls) {
+    switch (cls) {
+      case CharClass::Cjk:
+        end_word();
+        if (previous != 0) cjk(previous, c);
+        previous = c;
+        break;
+      case CharClass::Word:
+        end_run();
+        buffer += c;
+        break;
+      case CharClass::Other:
+        end_word();
+        end_run();
+        break;
+    }
+  });
+  end_word();
+  end_run();
+}
+
+// Appends the stored form of a text: NFC with runs of white space collapsed to one space, control
+// characters dropped, trimmed; ill-formed UTF-8 becomes U+FFFD. Runs of kept bytes are copied as
+// they are.
+void append_stored_form(std::string_view utf8, std::string& out) {
+  std::string buffer;
+  const std::string_view in = nfc(utf8, buffer);
+  const std::size_t start = out.size();
+  bool space = false;   // white space seen since the last kept character
+  std::size_t run = 0;  // start of the kept bytes not yet copied
+  auto keep_run = [&](std::size_t end) {
+    if (end == run) return;
     if (space) out += ' ';
     space = false;
-    text::append_utf8(out, c);
-  });
+    out.append(in.data() + run, end - run);
+  };
+  for (std::size_t i = 0, n = in.size(); i < n;) {
+    const auto byte = static_cast<unsigned char>(in[i]);
+    bool white = false, control = false;
+    std::size_t length = 1;
+    if (byte < 0x80) {
+      if (byte > 0x20 && byte != 0x7F) {
+        ++i;
+        continue;
+      }
+      white = byte == ' ' || (byte >= 0x09 && byte <= 0x0D) || byte == 0;
+      control = !white;
+    } else {
+      const char32_t c = text::decode_utf8(in, i, length);
+      if (c == 0xFFFD && length == 1) {  // ill-formed: U+FFFD for this byte
+        keep_run(i);
+        if (space) out += ' ';
+        space = false;
+        out += "\xEF\xBF\xBD";
+        run = ++i;
+        continue;
+      }
+      white_or_control(c, white, control);
+      if (!white && !control) {
+        i += length;
+        continue;
+      }
+    }
+    keep_run(i);
+    if (white) space = out.size() > start;
+    i += length;
+    run = i;
+  }
+  keep_run(in.size());
+}
+
+std::string stored_form(std::string_view utf8) {
+  std::string out;
+  out.reserve(utf8.size());
+  append_stored_form(utf8, out);
   return out;
 }
 
@@ -253,46 +396,27 @@ const char* token_kind_name(TokenKind k) {
 }
 
 std::u32string fold(std::string_view utf8) {
+  std::string buffer;
   std::u32string out;
   out.reserve(utf8.size());
-  append_folded(nfc(utf8), out);
+  for_each_folded(nfc(utf8, buffer), [&](char32_t c, CharClass) { out += c; });
   return out;
 }
 
-namespace {
-
-// Calls word(w) for each word and cjk(run) for each run of CJK characters of a folded text.
-template <typename Word, typename Run>
-void scan(std::u32string_view f, Word&& word, Run&& run) {
-  std::size_t i = 0;
-  while (i < f.size()) {
-    std::size_t j = i;
-    if (text::is_cjk_letter(f[i])) {
-      while (j < f.size() && text::is_cjk_letter(f[j])) ++j;
-      run(f.substr(i, j - i));
-    } else if (is_word_char(f[i])) {
-      while (j < f.size() && is_word_char(f[j])) ++j;
-      word(f.substr(i, j - i));
-    } else {
-      ++j;
-    }
-    i = j;
-  }
-}
-
-}  // namespace
-
 std::vector<Token> tokenize(std::string_view utf8) {
   std::vector<Token> out;
+  std::string buffer;
+  std::u32string word;
   scan(
-      fold(utf8),
+      nfc(utf8, buffer), word,
       [&](std::u32string_view w) {
         out.push_back({text::to_utf8(w), TokenKind::Word});
       },
-      [&](std::u32string_view r) {
-        for (std::size_t k = 0; k + 1 < r.size(); ++k)
-          out.push_back({text::to_utf8(r.substr(k, 2)), TokenKind::Bigram});
-        out.push_back({text::to_utf8(r.substr(r.size() - 1)), TokenKind::Unigram});
+      [&](char32_t first, char32_t second) {
+        std::string t;
+        text::append_utf8(t, first);
+        if (second != 0) text::append_utf8(t, second);
+        out.push_back({std::move(t), second != 0 ? TokenKind::Bigram : TokenKind::Unigram});
       });
   return out;
 }
@@ -330,10 +454,12 @@ SearchStats write_search_index(const std::vector<SearchSection>& sections, const
 
 namespace {
 
-// The terms of an edition, each interned once: a word by its folded text (kept in `chars`, a flat
+// The terms of an edition, each interned once: a word by its folded text (kept in `chars_`, a flat
 // array), a CJK term by its code points packed in a number (first << 21 | second; a unigram has
-// second = 0, which makes it sort before its bigrams). Per term, the per-section counters of the
-// section being scanned; postings are collected in section order as (term, section << 2 | weight).
+// second = 0, which makes it sort before its bigrams). Each kind has its own open-addressing table
+// that holds what a probe compares (a word's hash, a CJK term's key), so that a probe that misses
+// reads one array. Per term, the counters of the section being scanned; postings are collected in
+// section order as (term, section << 2 | weight).
 class TermCollector {
  public:
   struct Posting {
@@ -341,141 +467,201 @@ class TermCollector {
     std::uint32_t value;  // section << 2 | weight
   };
 
+  // Room for the terms and postings of `bytes` of text, from a ratio measured on real chapters (about
+  // one distinct term per 15 bytes of Chinese, fewer for other scripts), so that the arrays are not
+  // copied while they grow; only what is used is ever touched.
+  void reserve(std::size_t bytes) {
+    terms_.reserve(bytes / 8);
+    counters_.reserve(bytes / 8);
+    postings_.reserve(bytes / 4);
+  }
+
   void start_section(std::uint32_t s) {
     section_ = s;
     touched_.clear();
   }
 
   void add_word(std::u32string_view w, bool title) { count(intern_word(w), title); }
-  void add_cjk(std::uint64_t key, bool title) { count(intern_cjk(key), title); }
+  void add_cjk(char32_t first, char32_t second, bool title) {
+    count(intern_cjk(static_cast<std::uint64_t>(first) << 21 | second), title);
+  }
 
   // Appends the postings of the section just scanned.
   void end_section() {
     for (std::uint32_t t : touched_) {
-      Term& term = terms_[t];
-      postings_.push_back({t, section_ << 2 | weight_of(term.in_title, term.count)});
+      const Counter& c = counters_[t];
+      postings_.push_back({t, section_ << 2 | weight_of((c.count & kTitle) != 0, c.count & ~kTitle)});
     }
   }
 
   [[nodiscard]] std::size_t size() const { return terms_.size(); }
-  [[nodiscard]] bool is_word(std::uint32_t t) const { return terms_[t].is_word; }
+  [[nodiscard]] bool is_word(std::uint32_t t) const { return terms_[t].length != 0; }
   [[nodiscard]] std::u32string_view word(std::uint32_t t) const {
     return {chars_.data() + terms_[t].offset, terms_[t].length};
   }
   [[nodiscard]] std::uint64_t cjk_key(std::uint32_t t) const { return terms_[t].key; }
-  [[nodiscard]] const std::vector<Posting>& postings() const { return postings_; }
+
+  // Every term's postings, encoded, in one string: term t's are [start[t], start[t + 1]). A stable
+  // counting sort of the postings by term keeps each term's in section order.
+  void encode(std::string& out, std::vector<std::uint32_t>& start) const {
+    std::vector<std::uint32_t> first(terms_.size() + 1, 0);
+    for (const Posting& p : postings_) ++first[p.term + 1];
+    for (std::size_t t = 0; t < terms_.size(); ++t) first[t + 1] += first[t];
+    std::vector<std::uint32_t> values(postings_.size());
+    {
+      std::vector<std::uint32_t> next(first.begin(), first.end() - 1);
+      for (const Posting& p : postings_) values[next[p.term]++] = p.value;
+    }
+    out.clear();
+    out.reserve(postings_.size() * 2);
+    start.assign(terms_.size() + 1, 0);
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+      start[t] = static_cast<std::uint32_t>(out.size());
+      std::uint32_t previous = 0;
+      for (std::uint32_t k = first[t]; k < first[t + 1]; ++k) {
+        const std::uint32_t section = values[k] >> 2;
+        append_varint(out, ((section - previous) << 2) | (values[k] & 3u));
+        previous = section;
+      }
+    }
+    start[terms_.size()] = static_cast<std::uint32_t>(out.size());
+  }
 
  private:
+  static constexpr std::uint32_t kTitle = 1u << 31;  // in Counter::count: the term is in the title
+
   struct Term {
-    std::uint64_t key = 0;      // CJK: the packed code points
-    std::uint32_t offset = 0;   // word: where its characters are in chars_
-    std::uint32_t length = 0;   //
-    std::uint32_t section = 0;  // the section the counters below belong to (+1; 0: none yet)
-    std::uint32_t count = 0;    // occurrences in the section's text
-    bool in_title = false;
-    bool is_word = false;
+    std::uint64_t key = 0;     // CJK: the packed code points
+    std::uint32_t offset = 0;  // word: where its characters are in chars_
+    std::uint32_t length = 0;  // word: its length (never 0); 0 for a CJK term
+  };
+  struct Counter {
+    std::uint32_t section = 0;  // the section the count belongs to (+1; 0: none yet)
+    std::uint32_t count = 0;    // occurrences in the section's text, | kTitle when in its title
   };
 
   void count(std::uint32_t t, bool title) {
-    Term& term = terms_[t];
-    if (term.section != section_ + 1) {
-      term.section = section_ + 1;
-      term.count = 0;
-      term.in_title = false;
+    Counter& c = counters_[t];
+    if (c.section != section_ + 1) {
+      c.section = section_ + 1;
+      c.count = 0;
       touched_.push_back(t);
     }
     if (title)
-      term.in_title = true;
+      c.count |= kTitle;
     else
-      ++term.count;
+      ++c.count;
+  }
+
+  std::uint32_t add_term(const Term& t) {
+    terms_.push_back(t);
+    counters_.emplace_back();
+    return static_cast<std::uint32_t>(terms_.size() - 1);
   }
 
   static std::uint64_t hash_word(std::u32string_view w) {
     std::uint64_t h = 1469598103934665603ull;
     for (char32_t c : w) h = (h ^ c) * 1099511628211ull;
-    return h;
+    return h ^ (h >> 29);
   }
   static std::uint64_t hash_key(std::uint64_t k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k | 1;  // never equal to a word's hash slot marker below
+    k *= 0x9E3779B97F4A7C15ull;
+    return k ^ (k >> 31);
   }
 
-  // Open addressing over term ids + 1; the table is kept at most half full.
-  template <typename Equal, typename Make>
-  std::uint32_t find_or_add(std::uint64_t hash, Equal&& equal, Make&& make) {
-    if (2 * (terms_.size() + 1) > slots_.size()) grow();
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      std::uint32_t slot = slots_[i];
-      if (slot == 0) {
-        slots_[i] = static_cast<std::uint32_t>(terms_.size()) + 1;
-        hashes_.push_back(hash);
-        terms_.push_back(make());
-        return static_cast<std::uint32_t>(terms_.size()) - 1;
-      }
-      if (hashes_[slot - 1] == hash && equal(terms_[slot - 1])) return slot - 1;
-    }
-  }
-
-  void grow() {
-    std::vector<std::uint32_t> bigger(std::max<std::size_t>(1024, slots_.size() * 2), 0);
-    std::size_t mask = bigger.size() - 1;
-    for (std::uint32_t t = 0; t < terms_.size(); ++t) {
-      std::size_t i = hashes_[t] & mask;
-      while (bigger[i] != 0) i = (i + 1) & mask;
-      bigger[i] = t + 1;
-    }
-    slots_ = std::move(bigger);
-  }
-
+  // A word slot: the hash's upper 32 bits << 32 | term + 1 (0: empty). Tables are kept at most half
+  // full.
   std::uint32_t intern_word(std::u32string_view w) {
-    return find_or_add(
-        hash_word(w) & ~std::uint64_t{1},
-        [&](const Term& t) {
-          return t.is_word && std::u32string_view(chars_.data() + t.offset, t.length) == w;
-        },
-        [&] {
-          Term t;
-          t.offset = static_cast<std::uint32_t>(chars_.size());
-          t.length = static_cast<std::uint32_t>(w.size());
-          t.is_word = true;
-          chars_.append(w);
-          return t;
-        });
+    if (2 * (word_count_ + 1) > word_slots_.size()) grow_words();
+    const std::uint64_t h = hash_word(w);
+    const std::uint64_t tag = h & 0xFFFFFFFF00000000ull;
+    const std::size_t mask = word_slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      const std::uint64_t slot = word_slots_[i];
+      if (slot == 0) {
+        const auto t =
+            add_term({0, static_cast<std::uint32_t>(chars_.size()), static_cast<std::uint32_t>(w.size())});
+        chars_.append(w);
+        word_slots_[i] = tag | (t + 1u);
+        ++word_count_;
+        return t;
+      }
+      if ((slot & 0xFFFFFFFF00000000ull) == tag) {
+        const auto t = static_cast<std::uint32_t>(slot) - 1u;
+        if (word(t) == w) return t;
+      }
+    }
   }
+
+  void grow_words() {
+    std::vector<std::uint64_t> bigger(std::max<std::size_t>(1024, word_slots_.size() * 2), 0);
+    const std::size_t mask = bigger.size() - 1;
+    for (std::uint64_t slot : word_slots_) {
+      if (slot == 0) continue;
+      std::size_t i = hash_word(word(static_cast<std::uint32_t>(slot) - 1u)) & mask;
+      while (bigger[i] != 0) i = (i + 1) & mask;
+      bigger[i] = slot;
+    }
+    word_slots_ = std::move(bigger);
+  }
+
+  // A CJK slot: key << 22 | term + 1 (0: empty), so that a probe reads one 64-bit word. The rare
+  // term past 2^22 - 2 (an edition with millions of distinct terms) is marked kWide and kept in
+  // `wide_`.
+  static constexpr std::uint64_t kIdBits = 22, kIdMask = (1u << kIdBits) - 1, kWide = kIdMask;
 
   std::uint32_t intern_cjk(std::uint64_t key) {
-    return find_or_add(
-        hash_key(key), [&](const Term& t) { return !t.is_word && t.key == key; },
-        [&] {
-          Term t;
-          t.key = key;
-          return t;
-        });
+    if (3 * (cjk_count_ + 1) > 2 * cjk_slots_.size()) grow_cjk();
+    const std::size_t mask = cjk_slots_.size() - 1;
+    for (std::size_t i = hash_key(key) & mask;; i = (i + 1) & mask) {
+      const std::uint64_t slot = cjk_slots_[i];
+      if (slot >> kIdBits == key) {
+        const std::uint64_t id = slot & kIdMask;
+        return id == kWide ? wide_.at(key) : static_cast<std::uint32_t>(id - 1);
+      }
+      if (slot == 0) {
+        const std::uint32_t t = add_term({key, 0, 0});
+        if (t + 1u < kWide) {
+          cjk_slots_[i] = key << kIdBits | (t + 1u);
+        } else {
+          cjk_slots_[i] = key << kIdBits | kWide;
+          wide_.emplace(key, t);
+        }
+        ++cjk_count_;
+        return t;
+      }
+    }
+  }
+
+  void grow_cjk() {
+    std::vector<std::uint64_t> bigger(std::max<std::size_t>(1024, cjk_slots_.size() * 2), 0);
+    const std::size_t mask = bigger.size() - 1;
+    for (std::uint64_t slot : cjk_slots_) {
+      if (slot == 0) continue;
+      std::size_t i = hash_key(slot >> kIdBits) & mask;
+      while (bigger[i] != 0) i = (i + 1) & mask;
+      bigger[i] = slot;
+    }
+    cjk_slots_ = std::move(bigger);
   }
 
   std::vector<Term> terms_;
-  std::vector<std::uint64_t> hashes_;
-  std::vector<std::uint32_t> slots_;
+  std::vector<Counter> counters_;
+  std::vector<std::uint64_t> word_slots_;
+  std::vector<std::uint64_t> cjk_slots_;
+  std::unordered_map<std::uint64_t, std::uint32_t> wide_;
+  std::size_t word_count_ = 0, cjk_count_ = 0;
   std::u32string chars_;
   std::vector<std::uint32_t> touched_;
   std::vector<Posting> postings_;
   std::uint32_t section_ = 0;
 };
 
-constexpr std::uint64_t cjk_key(char32_t first, char32_t second) {
-  return static_cast<std::uint64_t>(first) << 21 | second;
-}
-
-void collect(std::u32string_view folded, bool title, TermCollector& terms) {
+// Interns the terms of one stored text (a title or a section's text) for the current section.
+void collect(std::string_view stored, bool title, std::u32string& buffer, TermCollector& terms) {
   scan(
-      folded, [&](std::u32string_view w) { terms.add_word(w, title); },
-      [&](std::u32string_view r) {
-        for (std::size_t k = 0; k + 1 < r.size(); ++k) terms.add_cjk(cjk_key(r[k], r[k + 1]), title);
-        terms.add_cjk(cjk_key(r.back(), 0), title);
-      });
+      stored, buffer, [&](std::u32string_view w) { terms.add_word(w, title); },
+      [&](char32_t first, char32_t second) { terms.add_cjk(first, second, title); });
 }
 
 }  // namespace
@@ -504,37 +690,36 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
   std::vector<std::string> titles, texts;
   titles.reserve(sections.size());
   texts.reserve(sections.size());
-  std::u32string folded;
+  std::size_t text_bytes = 0;
+  for (const auto& section : sections) {
+    titles.push_back(stored_form(section.title));
+    texts.push_back(stored_form(section.text));
+    text_bytes += titles.back().size() + texts.back().size();
+  }
+  terms.reserve(text_bytes);
+  std::u32string buffer;
   for (std::uint32_t s = 0; s < sections.size(); ++s) {
     terms.start_section(s);
-    titles.push_back(stored_form(sections[s].title));
-    texts.push_back(stored_form(sections[s].text));
-    folded.clear();
-    append_folded(titles.back(), folded);
-    collect(folded, true, terms);
-    folded.clear();
-    append_folded(texts.back(), folded);
-    collect(folded, false, terms);
+    collect(titles[s], true, buffer, terms);
+    collect(texts[s], false, buffer, terms);
     terms.end_section();
   }
 
   // Terms in the files' order: words by code points, CJK terms by (first, second); then each term's
-  // postings, encoded once, in section order (a stable counting sort of the postings by rank).
+  // postings, encoded once, in section order.
   std::vector<std::uint32_t> word_ids, cjk_ids;
   for (std::uint32_t t = 0; t < terms.size(); ++t) (terms.is_word(t) ? word_ids : cjk_ids).push_back(t);
   std::sort(word_ids.begin(), word_ids.end(),
             [&](std::uint32_t a, std::uint32_t b) { return terms.word(a) < terms.word(b); });
   std::sort(cjk_ids.begin(), cjk_ids.end(),
             [&](std::uint32_t a, std::uint32_t b) { return terms.cjk_key(a) < terms.cjk_key(b); });
-  std::vector<std::string> encoded(terms.size());
-  {
-    std::vector<std::uint32_t> previous(terms.size(), 0);
-    for (const auto& p : terms.postings()) {
-      std::uint32_t section = p.value >> 2;
-      append_varint(encoded[p.term], ((section - previous[p.term]) << 2) | (p.value & 3u));
-      previous[p.term] = section;
-    }
-  }
+  std::string all_postings;
+  std::vector<std::uint32_t> postings_start;
+  terms.encode(all_postings, postings_start);
+  auto encoded = [&](std::uint32_t t) {
+    return std::string_view(all_postings)
+        .substr(postings_start[t], postings_start[t + 1] - postings_start[t]);
+  };
 
   // CJK shards, by the first character's code point modulo the shard count. One line per first
   // character: the character, the postings of its unigram (ASCII), then each second character
@@ -542,7 +727,7 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
   // line needs no separators.
   std::size_t cjk_bytes = 0;
   for (std::uint32_t t : cjk_ids)
-    cjk_bytes += 3 * ((terms.cjk_key(t) & 0x1FFFFF) ? 2 : 1) + encoded[t].size();
+    cjk_bytes += 3 * ((terms.cjk_key(t) & 0x1FFFFF) ? 2 : 1) + encoded(t).size();
   const std::size_t cjk_shards = cjk_ids.empty() ? 0 : std::max<std::size_t>(1, cjk_bytes / shard_target);
   {
     std::vector<std::string> shards(cjk_shards);
@@ -553,7 +738,7 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
       for (; i < cjk_ids.size() && (terms.cjk_key(cjk_ids[i]) >> 21) == first; ++i) {
         const auto second = static_cast<char32_t>(terms.cjk_key(cjk_ids[i]) & 0x1FFFFF);
         if (second != 0) text::append_utf8(out, second);
-        out += encoded[cjk_ids[i]];
+        out += encoded(cjk_ids[i]);
       }
       out += '\n';
     }
@@ -567,7 +752,7 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
   // of leading characters shared with the previous word (one digit of the alphabet), the rest of
   // the word, a tab, the postings.
   std::map<std::u32string, std::size_t, std::less<>> key_bytes;
-  auto line_bytes = [&](std::uint32_t t) { return terms.word(t).size() + 2 + encoded[t].size(); };
+  auto line_bytes = [&](std::uint32_t t) { return terms.word(t).size() + 2 + encoded(t).size(); };
   {
     std::map<char32_t, std::size_t> first_bytes;
     for (std::uint32_t t : word_ids) first_bytes[terms.word(t)[0]] += line_bytes(t);
@@ -601,9 +786,9 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
       std::size_t shared = std::min<std::size_t>(common_prefix(previous[f], w), kDigits.size() - 1);
       std::string& out = word_files[f];
       out += kDigits[shared];
-      out += text::to_utf8(w.substr(shared));
+      for (char32_t c : w.substr(shared)) text::append_utf8(out, c);
       out += '\t';
-      out += encoded[t];
+      out += encoded(t);
       out += '\n';
       previous[f] = w;
     }

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/unicode.hpp"
+
 namespace bb::text {
 
 void append_escaped_xml(std::string& out, std::string_view s) {
@@ -29,8 +31,23 @@ std::string json_quote(std::string_view s) {
   return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Long texts (the search index's chunks) are quoted without a copy into a json value when nothing
+// but `"` and `\\` needs an escape; what nlohmann-json writes for such a string is exactly that.
 void append_json_quoted(std::string& out, std::string_view s) {
-  out += json_quote(s);
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20) return void(out += json_quote(s));
+  if (!valid_utf8(s)) return void(out += json_quote(s));
+  out.reserve(out.size() + s.size() + 2);
+  out += '"';
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '"' && s[i] != '\\') continue;
+    out.append(s, run, i - run);
+    out += '\\';
+    run = i;
+  }
+  out.append(s, run, std::string_view::npos);
+  out += '"';
 }
 
 }  // namespace bb::text

@@ -4,6 +4,10 @@
 //
 //   search_index_tool fixtures <fixtures/book> <out>   one edition per folder (zh, en, ru), tiny shards
 //   search_index_tool corpus <book root> <out>         every edition of a real book, resolved
+//   search_index_tool time <book root> [rounds] [edition]   CPU time of building each edition's
+//                                                      index in memory (median of the rounds; a benchmark)
+#include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -77,22 +81,64 @@ int fixtures(const fs::path& book, const fs::path& out) {
   return 0;
 }
 
-int corpus(const fs::path& root, const fs::path& out) {
+struct Edition {
+  std::string id, lang;
+  std::vector<site::SearchSection> sections;
+};
+
+// The sections of every edition of a real book, resolved (stable ids; problems in the book do not
+// matter here). Empty when the book cannot be loaded.
+std::vector<Edition> load_editions(const fs::path& root) {
   Diagnostics diags;
   auto config = book::load_config(root, diags);
   if (!config) {
     std::cerr << "cannot load the book at " << root << '\n';
-    return 1;
+    return {};
   }
   auto loaded = book::load_book(std::move(*config), diags);
-  filters::resolve(loaded, diags);  // stable ids; problems in the corpus do not matter here
+  filters::resolve(loaded, diags);
+  std::vector<Edition> out;
   for (const auto& eb : loaded.editions) {
-    std::vector<site::SearchSection> sections;
+    Edition e{eb.edition.id, eb.edition.lang, {}};
     for (const auto& c : eb.chapters) {
       auto more = site::search_sections(c.root, c.key + ".html", c.title);
-      sections.insert(sections.end(), more.begin(), more.end());
+      e.sections.insert(e.sections.end(), more.begin(), more.end());
     }
-    write_edition(eb.edition.id, eb.edition.lang, sections, out);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+int corpus(const fs::path& root, const fs::path& out) {
+  auto editions = load_editions(root);
+  if (editions.empty()) return 1;
+  for (const auto& e : editions) write_edition(e.id, e.lang, e.sections, out);
+  return 0;
+}
+
+double cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+// CPU time, not wall time: the machine this runs on is usually shared.
+int timing(const fs::path& root, int rounds, const std::string& only) {
+  auto editions = load_editions(root);
+  if (editions.empty() || rounds < 1) return 1;
+  for (const auto& e : editions) {
+    if (!only.empty() && e.id != only) continue;
+    std::vector<double> ms;
+    std::size_t bytes = 0;
+    for (int r = 0; r < rounds; ++r) {
+      std::map<std::string, std::string> files;
+      double start = cpu_ms();
+      bytes = site::build_search_index(e.sections, e.lang, files).index_bytes;
+      ms.push_back(cpu_ms() - start);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::cout << "edition=" << e.id << " sections=" << e.sections.size() << " index_bytes=" << bytes
+              << " cpu_ms_median=" << ms[ms.size() / 2] << " cpu_ms_min=" << ms.front() << '\n';
   }
   return 0;
 }
@@ -103,6 +149,9 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 3 && args[0] == "fixtures") return fixtures(args[1], args[2]);
   if (args.size() == 3 && args[0] == "corpus") return corpus(args[1], args[2]);
-  std::cerr << "usage: search_index_tool fixtures|corpus <input> <out>\n";
+  if (args.size() >= 2 && args.size() <= 4 && args[0] == "time")
+    return timing(args[1], args.size() >= 3 ? std::stoi(args[2]) : 21, args.size() == 4 ? args[3] : "");
+  std::cerr << "usage: search_index_tool fixtures|corpus <input> <out>\n"
+               "       search_index_tool time <book root> [rounds] [edition]\n";
   return 2;
 }

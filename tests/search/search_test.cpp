@@ -223,6 +223,18 @@ TEST(SearchIndex, StoredTextIsCollapsedNfc) {
   fs::remove_all(dir);
 }
 
+// White space and control characters beyond ASCII (decided from ICU's properties, then a table),
+// and ill-formed UTF-8, in the stored form.
+TEST(SearchIndex, StoredTextDropsEveryControlAndCollapsesEveryWhiteSpace) {
+  std::vector<site::SearchSection> sections{
+      {"p.html", "", "Title", "Chapter",
+       "\u3000a\u3000\u00A0b\u2028c\u200Bd \U000E0001e\U0001D400 x\xFFy \u8BA1\u0085\u7B97 "}};
+  auto dir = temp_dir("white");
+  site::write_search_index(sections, "en", dir);
+  EXPECT_EQ(gunzip(dir / "t0.json.gz"), "[\"a b cd e\U0001D400 x\uFFFDy \u8BA1 \u7B97\"]");
+  fs::remove_all(dir);
+}
+
 TEST(SearchIndex, EmptyEditionStillHasDocs) {
   auto dir = temp_dir("empty");
   auto stats = site::write_search_index({}, "en", dir);

@@ -64,6 +64,18 @@ TEST(TextEscape, JsonStringsRoundTripThroughAParser) {
   EXPECT_EQ(nlohmann::json::parse(json_quote("a\xFF")).get<std::string>(), "a\uFFFD");
 }
 
+// append_json_quoted skips nlohmann-json when only `"` and `\` need escapes: same bytes either way.
+TEST(TextEscape, AppendedJsonEqualsTheLibrarys) {
+  for (std::string s :
+       {std::string(""), std::string("plain"), std::string(R"(a "b" \c\ "")"),
+        std::string("计算 \"单元\" \x7F é"), std::string("tab\there"), std::string("nul ") + '\0',
+        std::string("bad \xC3("), std::string("\\\\\""), std::string("\"\xE8\xAE\xA1")}) {
+    std::string out = "[";
+    append_json_quoted(out, s);
+    EXPECT_EQ(out, "[" + json_quote(s)) << s;
+  }
+}
+
 TEST(TextUrl, ClassifiesWhatABrowserWouldRun) {
   EXPECT_EQ(classify_url(""), UrlKind::Empty);
   EXPECT_EQ(classify_url("#x"), UrlKind::Fragment);
