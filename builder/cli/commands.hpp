@@ -2,6 +2,8 @@
 #pragma once
 
 #include <filesystem>
+#include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,9 @@ struct Context {
   GlobalOptions global;
   int exit_code = 0;
 };
+
+// The whole command line (cli/app.cpp): global options and every subcommand, writing into `ctx`.
+std::unique_ptr<CLI::App> make_app(Context& ctx);
 
 // `--edition E` (repeatable): the editions a subcommand builds or checks; none given means all.
 void add_edition_option(CLI::App* sub, std::vector<std::string>& editions);

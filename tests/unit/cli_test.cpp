@@ -86,6 +86,45 @@ TEST(Cli, FailedSiteBuildLeavesNoHalfWrittenOutput) {
   fs::remove_all(out);
 }
 
+// Progress (diag/progress.hpp): none in a log or a pipe, nor with -q; `--progress always` draws
+// the status line and wipes it before each line the tool prints; on a real terminal (a pty from
+// util-linux `script`) `auto` draws it unless TERM is dumb.
+TEST(Cli, ProgressOnlyOnATerminalOrWhenAsked) {
+  fs::path out = fs::temp_directory_path() / ("bb-cli-progress-" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const std::string args = book("mini") + " --out '" + out.string() + "' ";
+  const std::string wipe = "\r\x1b[K";
+  auto plain = test::run_bookbuild(args + "epub");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.err.find("epub: "), std::string::npos) << plain.err;
+  EXPECT_EQ(plain.err.find('\r'), std::string::npos) << plain.err;
+  EXPECT_EQ(plain.err.find("\x1b["), std::string::npos) << plain.err;
+  auto quiet = test::run_bookbuild(args + "-q --progress always epub");
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  auto always = test::run_bookbuild(args + "--progress always epub");
+  EXPECT_EQ(always.exit_code, 0) << always.err;
+  EXPECT_NE(always.err.find(wipe + "[epub zh] chapters 2/2"), std::string::npos) << always.err;
+  EXPECT_NE(always.err.find(wipe + "[epub en] compressing"), std::string::npos) << always.err;
+  EXPECT_NE(always.err.find(wipe + "epub: "), std::string::npos) << always.err;
+  EXPECT_TRUE(always.err.ends_with("KiB)\n")) << always.err;  // the last line is not a status line
+  EXPECT_EQ(test::run_bookbuild(args + "--progress sometimes epub").exit_code, 2);
+
+  if (!fs::exists("/usr/bin/script")) GTEST_SKIP() << "util-linux script (a pseudo-terminal) is absent";
+  auto on_pty = [&](const std::string& term) {
+    return test::run_command("TERM=" + term + " /usr/bin/script -qec \"'" BOOKBUILD_EXE "' " + args +
+                             "epub\" /dev/null </dev/null");
+  };
+  auto tty = on_pty("xterm");
+  EXPECT_EQ(tty.exit_code, 0) << tty.out;
+  EXPECT_NE(tty.out.find(wipe + "[epub zh] "), std::string::npos) << tty.out;
+  auto dumb = on_pty("dumb");
+  EXPECT_EQ(dumb.exit_code, 0) << dumb.out;
+  EXPECT_NE(dumb.out.find("epub: "), std::string::npos) << dumb.out;
+  EXPECT_EQ(dumb.out.find("\x1b["), std::string::npos) << dumb.out;
+  fs::remove_all(out);
+}
+
 TEST(Cli, CorpusChecksWithZeroErrors) {
   fs::path corpus = BOOKBUILD_CORPUS;
   if (!fs::is_directory(corpus)) GTEST_SKIP() << "corpus not present at " << corpus;
