@@ -90,6 +90,7 @@ std::unique_ptr<CLI::App> make_app(Context& ctx) {
   add_calc_command(*app, ctx);
   add_init_command(*app, ctx);
   add_completion_command(*app);
+  add_manpage_command(*app);
 
   // Global options are resolved before any subcommand callback runs.
   app->parse_complete_callback([&ctx, raw] {
