@@ -122,7 +122,7 @@ An internal error.
 
 constexpr const char* kFiles = R"(.TP
 .I book.toml
-The book's configuration, looked for in the \fB\-\-book\fR folder, else in the nearest folder upwards from the current one; without it, the upstream book's layout is recognised (\fImanuscripts/\fR, \fIbook\-en/\fR, \fIbook\-zh\-tw/\fR, \fIbook\-ru/book/\fR).
+The book's configuration, in the \fB\-\-book\fR folder; without \fB\-\-book\fR, the book is the nearest folder upwards from the current one that has a \fIbook.toml\fR (else a \fI.git\fR). A book without one is read in the upstream book's layout (\fImanuscripts/\fR, \fIbook\-en/\fR, \fIbook\-zh\-tw/\fR, \fIbook\-ru/book/\fR).
 .TP
 .I calculations/
 The calc library's data: model configurations, hardware, scenarios and their results, from which every computed number in the text is recomputed.
