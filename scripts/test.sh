@@ -15,6 +15,11 @@ cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOOKBUILD_WERROR=ON
 cmake --build build-test -j"$jobs"
 echo "== tests"
 ctest --test-dir build-test --output-on-failure -j"$jobs"
+# The browser tests again with Debian 12's own Node.js 18 (docs/testing.md), about a minute.
+if [[ "${BOOKBUILD_SKIP_NODE18:-0}" != 1 ]]; then
+  echo "== browser tests with Debian's Node.js 18"
+  scripts/node18-browser-tests.sh build-test || [[ $? == 77 ]]
+fi
 
 if [[ "${BOOKBUILD_SKIP_SANITIZE:-0}" != 1 ]]; then
   echo "== tests under ASan + UBSan"

@@ -2,6 +2,7 @@
 // with options generated from the library's command table (same names and defaults as the reference tool).
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -77,9 +78,10 @@ void add_format_options(CLI::App& sub, RunOptions& run, bool csv) {
   std::vector<std::string> formats = {"json", "md"};
   if (csv) formats.push_back("csv");
   sub.add_option("--format", run.format, "output format")
+      ->type_name("FORMAT")
       ->check(CLI::IsMember(formats))
       ->capture_default_str();
-  sub.add_option("--output", run.output, "write to FILE instead of standard output");
+  sub.add_option("--output", run.output, "write to FILE instead of standard output")->type_name("FILE");
 }
 
 }  // namespace
@@ -88,7 +90,8 @@ void add_calc_command(CLI::App& app, Context& ctx) {
   auto opts = std::make_shared<CalcOptions>();
   CLI::App* calc = app.add_subcommand("calc", "Resource-model calculations behind the book's numbers");
   calc->add_option("--calculations", opts->calculations_dir,
-                   "calculations folder (default: <book>/calculations)");
+                   "calculations folder (default: <book>/calculations)")
+      ->type_name("DIR");
   calc->require_subcommand(1);
 
   for (const auto& spec : calc::command_specs()) {
@@ -104,6 +107,10 @@ void add_calc_command(CLI::App& app, Context& ctx) {
       if (arg.default_value && !arg.default_value->empty()) help += " (default: " + *arg.default_value + ")";
       if (arg.required) help += " (required)";
       CLI::Option* o = sub->add_option(flag, run->text[arg.name], help);
+      std::string value = kebab(arg.name);  // --batch BATCH, --model MODEL
+      for (char& ch : value)
+        ch = ch == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      o->type_name(value);
       if (arg.kind == calc::ArgKind::Choice) o->check(CLI::IsMember(arg.choices));
       run->options[arg.name] = o;
     }

@@ -134,9 +134,11 @@ void add_check_command(CLI::App& app, Context& ctx) {
   sub->add_option(
          "what", opt->what,
          "Which check: all (default), parse, refs, links, numbers, math, site (the built site), epub, pdf")
+      ->type_name("CHECK")
       ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math", "site", "epub", "pdf"}));
   sub->add_option("--file", opt->epubs,
-                  "check epub: the EPUB to check (repeatable; default: <out>/epub/*.epub)");
+                  "check epub: the EPUB to check (repeatable; default: <out>/epub/*.epub)")
+      ->type_name("FILE");
   add_edition_option(sub, opt->editions);
   sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
   sub->add_flag("--strict", opt->strict,
@@ -146,8 +148,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
   sub->add_flag("--apply", opt->apply,
                 "numbers --suggest: rewrite the manuscripts with the proposed bound literals");
   sub->add_option("--format", opt->format, "Report format: text (default) or json (numbers)")
+      ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "json"}));
-  sub->add_option("--output", opt->output, "Write the JSON report to this file instead of stdout");
+  sub->add_option("--output", opt->output, "Write the JSON report to this file instead of stdout")
+      ->type_name("FILE");
   sub->callback([&ctx, opt] {
     if (opt->what == "epub") {
       ctx.exit_code = check_epubs(ctx, opt->epubs);

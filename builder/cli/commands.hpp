@@ -2,6 +2,8 @@
 #pragma once
 
 #include <filesystem>
+#include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,12 @@ struct Context {
   int exit_code = 0;
 };
 
+// The whole command line (cli/app.cpp): global options and every subcommand, writing into `ctx`.
+std::unique_ptr<CLI::App> make_app(Context& ctx);
+
+// The manual page bookbuild.1 (roff) for an app made by make_app (cli/manpage.cpp).
+void write_manpage(const CLI::App& app, std::ostream& out);
+
 // `--edition E` (repeatable): the editions a subcommand builds or checks; none given means all.
 void add_edition_option(CLI::App* sub, std::vector<std::string>& editions);
 
@@ -38,5 +46,6 @@ void add_check_command(CLI::App& app, Context& ctx);
 void add_calc_command(CLI::App& app, Context& ctx);
 void add_init_command(CLI::App& app, Context& ctx);
 void add_completion_command(CLI::App& app);
+void add_manpage_command(CLI::App& app);
 
 }  // namespace bb::cli

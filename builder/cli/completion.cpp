@@ -18,6 +18,11 @@ struct Words {
   std::vector<std::pair<std::string, std::string>> subcommands;  // name, description
 };
 
+// CLI11 gives flags a type size too, but no type name.
+bool takes_value(const CLI::Option& o) {
+  return o.get_type_size() != 0 && !o.get_type_name().empty();
+}
+
 Words words_of(const CLI::App& app) {
   Words w;
   for (const CLI::Option* o : app.get_options()) {
@@ -27,11 +32,11 @@ Words words_of(const CLI::App& app) {
     for (const auto& s : o->get_snames()) names.push_back("-" + s);
     for (const auto& n : names) {
       w.options.push_back(n);
-      if (o->get_type_size() > 0) w.value_options.push_back(n);
-      if (o->get_type_size() > 0 && o->get_type_name() == "DIR") w.dir_options.push_back(n);
+      if (takes_value(*o)) w.value_options.push_back(n);
+      if (takes_value(*o) && o->get_type_name() == "DIR") w.dir_options.push_back(n);
     }
   }
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
     w.subcommands.emplace_back(sub->get_name(), sub->get_description());
   return w;
 }
@@ -61,7 +66,7 @@ void bash(const CLI::App& app, std::ostream& out) {
       << " dirs=" << quote(join(top.dir_options)) << "\n"
       << "  case \"$sub\" in\n";
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); })) {
     Words w = words_of(*sub);
     names.push_back(sub->get_name());
     out << "    " << sub->get_name() << ") opts+=" << quote(" " + join(w.options))
@@ -95,7 +100,7 @@ void zsh(const CLI::App& app, std::ostream& out) {
       for (char& c : desc)
         if (c == '[' || c == ']' || c == ':' || c == '\'') c = ' ';
       std::string value =
-          o->get_type_size() > 0 ? (o->get_type_name() == "DIR" ? ":dir:_files -/" : ":value:_files") : "";
+          takes_value(*o) ? (o->get_type_name() == "DIR" ? ":dir:_files -/" : ":value:_files") : "";
       for (const auto& l : o->get_lnames()) s += "    '--" + l + "[" + desc + "]" + value + "' \\\n";
       for (const auto& sn : o->get_snames()) s += "    '-" + sn + "[" + desc + "]" + value + "' \\\n";
     }
@@ -103,7 +108,7 @@ void zsh(const CLI::App& app, std::ostream& out) {
   };
   out << "#compdef bookbuild\n# zsh completion for bookbuild, written by `bookbuild completion zsh`.\n"
       << "_bookbuild() {\n  local -a subcommands\n  subcommands=(\n";
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); })) {
     std::string desc = sub->get_description();
     for (char& c : desc)
       if (c == ':' || c == '\'') c = ' ';
@@ -112,7 +117,7 @@ void zsh(const CLI::App& app, std::ostream& out) {
   out << "  )\n  _arguments -C \\\n"
       << spec(app) << "    '1: :->sub' '*:: :->args'\n"
       << "  case $state in\n    sub) _describe command subcommands ;;\n    args)\n      case $words[1] in\n";
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
     out << "        " << sub->get_name() << ") _arguments \\\n"
         << spec(*sub) << "          '*:file:_files' ;;\n";
   out << "      esac ;;\n  esac\n}\n_bookbuild \"$@\"\n";
@@ -123,7 +128,10 @@ void zsh(const CLI::App& app, std::ostream& out) {
 void add_completion_command(CLI::App& app) {
   auto shell = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("completion", "Print a shell completion script (bash or zsh)");
-  sub->add_option("shell", *shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));
+  sub->add_option("shell", *shell, "bash or zsh")
+      ->type_name("SHELL")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
   sub->callback([&app, shell] {
     if (*shell == "bash")
       bash(app, std::cout);

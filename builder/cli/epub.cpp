@@ -33,13 +33,17 @@ epub::MathRenderer math_renderer() {
 
 void add_epub_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<EpubCommand>();
-  CLI::App* sub = app.add_subcommand("epub", "Write an EPUB 3 per edition into <out>/epub");
+  CLI::App* sub = app.add_subcommand(
+      "epub", "Write an EPUB 3 per edition into <out>/epub/<name>-<edition>.epub (MathML, figures, cover)");
   add_edition_option(sub, opt->editions);
   sub->add_flag("--all", opt->all, "Every edition (the default when no --edition is given)");
   sub->add_option("--name", opt->name,
-                  "File name stem (default: the repository's or the book folder's name)");
+                  "File name stem: <out>/epub/STEM-<edition>.epub (default: the repository's or the book "
+                  "folder's name)")
+      ->type_name("STEM");
   sub->add_option("--cover", opt->cover,
-                  "Cover image (default: cover.png or cover.jpg in the edition folder)");
+                  "Cover image (default: cover.png or cover.jpg in the edition folder)")
+      ->type_name("FILE");
   sub->callback([&ctx, opt] {
     BookSession s;
     std::vector<std::string> only = opt->all ? std::vector<std::string>{} : opt->editions;

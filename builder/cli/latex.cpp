@@ -10,7 +10,9 @@ namespace bb::cli {
 
 void add_latex_command(CLI::App& app, Context& ctx) {
   auto editions = std::make_shared<std::vector<std::string>>();
-  CLI::App* sub = app.add_subcommand("latex", "Write LaTeX for XeLaTeX into <out>/latex/<edition>/");
+  CLI::App* sub = app.add_subcommand(
+      "latex",
+      "Write each edition's LaTeX for XeLaTeX (book.tex, its figures as PDF) into <out>/latex/<edition>/");
   add_edition_option(sub, *editions);
   sub->callback([&ctx, editions] {
     BookSession s;

@@ -6,7 +6,8 @@
 namespace bb::cli {
 
 void add_edition_option(CLI::App* sub, std::vector<std::string>& editions) {
-  sub->add_option("--edition", editions, "Only these editions (repeatable; default: all)");
+  sub->add_option("--edition", editions, "Only the edition with this id (repeatable; default: every edition)")
+      ->type_name("ID");
 }
 
 }  // namespace bb::cli

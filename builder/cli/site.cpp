@@ -209,8 +209,11 @@ void add_site_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<SiteCommand>();
   CLI::App* sub = app.add_subcommand("site", "Build the website into <out>/site (and serve it with --serve)");
   sub->add_flag("--serve", opt->serve, "Serve the site, rebuild on changes and reload open pages");
-  sub->add_option("--host", opt->host, "Address to listen on (default 127.0.0.1: this machine only)");
-  sub->add_option("--port", opt->port, "Port to listen on (default 8000)")->check(CLI::Range(1, 65535));
+  sub->add_option("--host", opt->host, "Address to listen on (default 127.0.0.1: this machine only)")
+      ->type_name("ADDRESS");
+  sub->add_option("--port", opt->port, "Port to listen on (default 8000)")
+      ->type_name("PORT")
+      ->check(CLI::Range(1, 65535));
   add_edition_option(sub, opt->editions);
   sub->add_flag("--with-downloads", opt->with_downloads,
                 "Build the PDF and EPUB of each edition first and link them from every page");

@@ -14,6 +14,7 @@
 
 #include "book/output_names.hpp"
 #include "book/paths.hpp"
+#include "diag/progress.hpp"
 #include "epub/addressing.hpp"
 #include "epub/package.hpp"
 #include "epub/zip.hpp"
@@ -176,7 +177,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   fs::path cover = find_cover(book, options, eb.edition, folder, diags);
   if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}});
   figures::FigureCache cache(options.figure_cache);
-  auto prepared = cache.prepare_all(requests, diags);
+  auto prepared = cache.prepare_all(requests, diags, "epub " + e.id);
 
   std::set<std::string> used;
   std::vector<std::pair<std::string, figures::Prepared>> images;  // href → file
@@ -245,6 +246,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   // The chapters are rendered in parallel; everything after is in reading order.
   std::vector<std::string> contents(roots.size());
   std::vector<char> has_mathml(roots.size(), 0);
+  ProgressCount shown("epub " + e.id, "chapters", roots.size());
   parallel_for(roots.size(), [&](std::size_t i) {
     writers::HtmlOptions ho;
     ho.xhtml = true;
@@ -254,6 +256,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
       return m.markup;
     };
     contents[i] = writers::render_html(roots[i], ho);
+    shown.step();
   });
   const std::string chapter_template = writers::load_template("epub/chapter.xhtml");
   for (std::size_t i = 0; i < roots.size(); ++i) {
@@ -325,6 +328,7 @@ std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, D
     std::vector<Node> roots;
     for (auto& c : eb.chapters) roots.push_back(std::move(c.root));
     auto files = build_edition(book, eb, std::move(roots), options, modified, diags);
+    progress().status("epub " + eb.edition.id, "compressing");
     outputs.emplace_back(options.out / (name + "-" + eb.edition.id + ".epub"),
                          zip_files(std::move(files), modified));
   }

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "diag/progress.hpp"
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 #include "figures/validate.hpp"
@@ -134,11 +135,17 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
 }
 
 std::vector<std::optional<Prepared>> FigureCache::prepare_all(const std::vector<Request>& requests,
-                                                              Diagnostics& diags) const {
+                                                              Diagnostics& diags,
+                                                              const std::string& progress_label) const {
   std::vector<std::optional<Prepared>> out(requests.size());
   std::atomic<std::size_t> next{0};
+  std::optional<ProgressCount> shown;
+  if (!progress_label.empty()) shown.emplace(progress_label, "figures", requests.size());
   auto work = [&] {
-    for (std::size_t i; (i = next++) < requests.size();) out[i] = prepare(requests[i], diags);
+    for (std::size_t i; (i = next++) < requests.size();) {
+      out[i] = prepare(requests[i], diags);
+      if (shown) shown->step();
+    }
   };
   unsigned n = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), requests.size());
   std::vector<std::jthread> threads;

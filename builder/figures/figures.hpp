@@ -40,9 +40,10 @@ class FigureCache {
   // Thread-safe: cache entries are written to a temporary file and renamed into place.
   std::optional<Prepared> prepare(const Request& request, Diagnostics& diags) const;
 
-  // Prepares many images, rendering uncached PDFs in parallel. Results are in request order.
-  std::vector<std::optional<Prepared>> prepare_all(const std::vector<Request>& requests,
-                                                   Diagnostics& diags) const;
+  // Prepares many images, rendering uncached PDFs in parallel. Results are in request order. With a
+  // `progress_label`, the status line counts them ("[epub zh] figures 3/20").
+  std::vector<std::optional<Prepared>> prepare_all(const std::vector<Request>& requests, Diagnostics& diags,
+                                                   const std::string& progress_label = {}) const;
 
  private:
   std::filesystem::path dir_;

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 
+#include "diag/progress.hpp"
 #include "figures/validate.hpp"
 #include "lang/language.hpp"
 #include "latex/process.hpp"
@@ -116,6 +117,7 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
   std::string body;
   std::vector<writers::SourceMark> body_marks;
   int body_lines = 0;
+  ProgressCount shown("latex " + e.id, "chapters", eb.chapters.size());
   for (const auto& c : eb.chapters) {
     writers::LatexOptions o;
     o.chapter = c.key;
@@ -137,6 +139,7 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
     }
     body_lines += static_cast<int>(std::count(chapter.tex.begin(), chapter.tex.end(), '\n'));
     body += chapter.tex;
+    shown.step();
   }
   result.figures = figures.count();
 

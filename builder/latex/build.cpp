@@ -1,6 +1,7 @@
 // Staging and running the LaTeX path for one edition.
 #include "latex/build.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -40,7 +41,6 @@ std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBoo
   t.dir = tex->tex.parent_path();
   t.marks = tex->marks;
   t.book_root = book.config.root;
-  t.progress = options.quiet ? nullptr : &std::cerr;
   t.label = eb.edition.id;
   TypesetResult r = typeset(t, diags);
   if (!r.ok) return std::nullopt;
@@ -50,9 +50,12 @@ std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBoo
   fs::path pdf = options.out / "pdf" / book::output_file(book.config, eb.edition, ".pdf");
   fs::create_directories(pdf.parent_path());
   output::write_file_atomic(pdf, ss.str());
-  if (!options.quiet)
+  if (!options.quiet) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f s", r.seconds);
     std::cerr << "pdf: " << eb.edition.id << ": " << pdf.string() << " (" << r.passes << " XeLaTeX pass"
-              << (r.passes == 1 ? "" : "es") << ")\n";
+              << (r.passes == 1 ? "" : "es") << ", " << seconds << ")\n";
+  }
   return pdf;
 }
 

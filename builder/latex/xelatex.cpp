@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
-#include <ostream>
 #include <sstream>
 
+#include "diag/progress.hpp"
 #include "latex/book_tex.hpp"
 #include "latex/log_report.hpp"
 #include "latex/process.hpp"
@@ -63,23 +63,17 @@ TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags) {
   po.env = {{"max_print_line", "100000"}, {"error_line", "254"}, {"half_error_line", "238"}};
   for (int pass = 1; pass <= options.max_passes; ++pass) {
     auto start = std::chrono::steady_clock::now();
-    if (options.progress)
-      *options.progress << "pdf: " << options.label << ": xelatex pass " << pass << "/" << options.max_passes
-                        << " …" << std::flush;
+    progress().status("pdf " + options.label,
+                      "xelatex pass " + std::to_string(pass) + "/" + std::to_string(options.max_passes));
     auto r = run_process({xelatex.string(), "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
                           "-no-shell-escape", kTexName},
                          po);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::ifstream in(log_path, std::ios::binary);
     std::ostringstream ss;
     ss << in.rdbuf();
     result.log = parse_tex_log(ss.str());
     result.passes = pass;
-    if (options.progress) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, " %.1f s", secs);
-      *options.progress << buf << (r.exit_code == 0 ? "" : " (failed)") << '\n';
-    }
     if (r.timed_out) {
       diags.error({tex, 0, 0}, "xelatex did not finish in " + std::to_string(po.timeout.count()) + " s");
       return result;

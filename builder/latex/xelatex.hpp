@@ -3,7 +3,6 @@
 #pragma once
 
 #include <filesystem>
-#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -18,13 +17,13 @@ struct TypesetOptions {
   std::vector<writers::SourceMark> marks;  // book.tex line → manuscript place
   std::filesystem::path book_root;         // for the diagnostics' `tex` notes
   int max_passes = 3;
-  std::ostream* progress = nullptr;  // "xelatex pass 1/3 …" lines; null for none
-  std::string label;                 // edition id, shown in progress lines
+  std::string label;  // edition id, shown in the status line ("[pdf zh] xelatex pass 2/3")
 };
 
 struct TypesetResult {
   bool ok = false;
   int passes = 0;
+  double seconds = 0;         // spent in XeLaTeX, all passes
   std::filesystem::path pdf;  // <dir>/book.pdf when ok
   TexLog log;                 // of the last pass
 };

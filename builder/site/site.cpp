@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "diag/progress.hpp"
 #include "figures/figures.hpp"
 #include "lang/language.hpp"
 #include "math/mathml.hpp"
@@ -67,6 +68,10 @@ class Renderer {
       for (auto& d : downloads_[eb.edition.id] = meta::downloads(opt_.out, book_.config, eb.edition))
         files_.copied[d.site_path] = d.source;
     meta::warn_without_site_url(book_.config, diags_);
+    std::size_t pages = 0;
+    for (const auto& eb : book_.editions) pages += eb.chapters.size();
+    ProgressCount shown("site", "pages", pages);
+    pages_shown_ = &shown;
     // Editions are independent once resolved: each renders its pages and its search index in a
     // thread of its own.
     std::vector<std::future<void>> work;
@@ -84,6 +89,7 @@ class Renderer {
       }));
     }
     for (auto& f : work) f.get();
+    pages_shown_ = nullptr;
     not_found_page();
     sitemap();
     return std::move(files_);
@@ -91,7 +97,10 @@ class Renderer {
 
  private:
   void edition(const book::EditionBook& eb, std::vector<SearchSection>& search) {
-    for (std::size_t i = 0; i < eb.chapters.size(); ++i) chapter_page_for(eb, i, search);
+    for (std::size_t i = 0; i < eb.chapters.size(); ++i) {
+      chapter_page_for(eb, i, search);
+      pages_shown_->step();
+    }
     std::lock_guard lock(files_mutex_);
     home_page(eb);
   }
@@ -386,7 +395,8 @@ class Renderer {
   std::string tmpl_, home_tmpl_;
   SiteFiles files_;
   std::map<std::string, std::vector<meta::Download>> downloads_;  // by edition id
-  std::mutex files_mutex_;  // pages are written while other editions are being indexed
+  std::mutex files_mutex_;                // pages are written while other editions are being indexed
+  ProgressCount* pages_shown_ = nullptr;  // the status line's page count while editions render
 };
 
 }  // namespace

@@ -1,4 +1,10 @@
 // The bookbuild executable end to end: exit codes, diagnostics with places, and the fixture book.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <sstream>
+
+#include "cli/commands.hpp"
 #include "test_support.hpp"
 
 namespace bb {
@@ -33,6 +39,16 @@ TEST(Cli, CompletionScriptsNameEverySubcommand) {
                              "--with-downloads", "--language"})
       EXPECT_NE(r.out.find(word), std::string::npos) << shell << " lacks " << word;
   }
+  // A flag takes no value: after `--serve` bash offers options again, after `--port` it does not.
+  auto bash = test::run_bookbuild("completion bash").out;
+  const std::size_t site = bash.find("    site) opts+=");
+  ASSERT_NE(site, std::string::npos) << bash;
+  const std::string line = bash.substr(site, bash.find('\n', site) - site);
+  const std::string values =
+      line.substr(line.find("values+="), line.find("; dirs+=") - line.find("values+="));
+  EXPECT_NE(values.find("--port"), std::string::npos) << line;
+  EXPECT_EQ(values.find("--serve"), std::string::npos) << line;
+  EXPECT_EQ(bash.find("manpage"), std::string::npos);  // hidden
   EXPECT_EQ(test::run_bookbuild("completion fish").exit_code, 2);
 }
 
@@ -84,6 +100,122 @@ TEST(Cli, FailedSiteBuildLeavesNoHalfWrittenOutput) {
   EXPECT_TRUE(fs::exists(out / "site" / "en" / "ch01.html"));
   EXPECT_TRUE(fs::exists(out / "site" / "img" / "bw.svg"));
   fs::remove_all(out);
+}
+
+// Progress (diag/progress.hpp): none in a log or a pipe, nor with -q; `--progress always` draws
+// the status line and wipes it before each line the tool prints; on a real terminal (a pty from
+// util-linux `script`) `auto` draws it unless TERM is dumb.
+TEST(Cli, ProgressOnlyOnATerminalOrWhenAsked) {
+  fs::path out = fs::temp_directory_path() / ("bb-cli-progress-" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const std::string args = book("mini") + " --out '" + out.string() + "' ";
+  const std::string wipe = "\r\x1b[K";
+  auto plain = test::run_bookbuild(args + "epub");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.err.find("epub: "), std::string::npos) << plain.err;
+  EXPECT_EQ(plain.err.find('\r'), std::string::npos) << plain.err;
+  EXPECT_EQ(plain.err.find("\x1b["), std::string::npos) << plain.err;
+  auto quiet = test::run_bookbuild(args + "-q --progress always epub");
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  auto always = test::run_bookbuild(args + "--progress always epub");
+  EXPECT_EQ(always.exit_code, 0) << always.err;
+  EXPECT_NE(always.err.find(wipe + "[epub zh] chapters 2/2"), std::string::npos) << always.err;
+  EXPECT_NE(always.err.find(wipe + "[epub en] compressing"), std::string::npos) << always.err;
+  EXPECT_NE(always.err.find(wipe + "epub: "), std::string::npos) << always.err;
+  EXPECT_TRUE(always.err.ends_with("KiB)\n")) << always.err;  // the last line is not a status line
+  EXPECT_EQ(test::run_bookbuild(args + "--progress sometimes epub").exit_code, 2);
+
+  if (!fs::exists("/usr/bin/script")) GTEST_SKIP() << "util-linux script (a pseudo-terminal) is absent";
+  auto on_pty = [&](const std::string& term) {
+    return test::run_command("TERM=" + term + " /usr/bin/script -qec \"'" BOOKBUILD_EXE "' " + args +
+                             "epub\" /dev/null </dev/null");
+  };
+  auto tty = on_pty("xterm");
+  EXPECT_EQ(tty.exit_code, 0) << tty.out;
+  EXPECT_NE(tty.out.find(wipe + "[epub zh] "), std::string::npos) << tty.out;
+  auto dumb = on_pty("dumb");
+  EXPECT_EQ(dumb.exit_code, 0) << dumb.out;
+  EXPECT_NE(dumb.out.find("epub: "), std::string::npos) << dumb.out;
+  EXPECT_EQ(dumb.out.find("\x1b["), std::string::npos) << dumb.out;
+  fs::remove_all(out);
+}
+
+// The manual page names every command and option of the app, walked here through CLI11 itself, with
+// its help text; the executable prints the same page; and groff reads it without a single warning.
+TEST(Cli, ManualPageCoversTheWholeCommandLine) {
+  cli::Context ctx;
+  auto app = cli::make_app(ctx);
+  std::ostringstream written;
+  cli::write_manpage(*app, written);
+  const std::string page = written.str();
+  auto roff = [](std::string s) {
+    std::string out;
+    for (char c : s)
+      out += c == '-' ? std::string("\\-") : c == '\\' ? std::string("\\e") : std::string(1, c);
+    return out;
+  };
+  // The part of the page from `heading` to the next heading: where a command's options must be.
+  auto section = [&](const std::string& heading) {
+    const std::size_t from = page.find(heading);
+    if (from == std::string::npos) return std::string();
+    const std::size_t next_ss = page.find("\n.SS ", from + 1), next_sh = page.find("\n.SH ", from + 1);
+    return page.substr(from, std::min(next_ss, next_sh) + 1 - from);
+  };
+  std::size_t commands = 0, options = 0;
+  std::function<void(const CLI::App&, const std::string&, const std::string&)> walk =
+      [&](const CLI::App& a, const std::string& path, const std::string& text) {
+        for (const CLI::Option* o : a.get_options()) {
+          if (o->get_group().empty()) continue;
+          ++options;
+          for (const auto& l : o->get_lnames())
+            EXPECT_NE(text.find("\\fB\\-\\-" + roff(l) + "\\fR"), std::string::npos) << path << " --" << l;
+          for (const auto& sn : o->get_snames())
+            EXPECT_NE(text.find("\\fB\\-" + roff(sn) + "\\fR"), std::string::npos) << path << " -" << sn;
+          if (o->get_lnames().empty() && o->get_snames().empty()) {
+            EXPECT_NE(text.find("\\fI" + roff(o->get_name()) + "\\fR"), std::string::npos)
+                << path << " " << o->get_name();
+          }
+          EXPECT_NE(text.find("\n" + roff(o->get_description())), std::string::npos)
+              << path << ": " << o->get_description();
+        }
+        for (const CLI::App* sub : a.get_subcommands([](const CLI::App*) { return true; })) {
+          const std::string sub_path = path + " " + sub->get_name();
+          const std::string heading = ".SS \"" + roff(sub_path) + "\"\n";
+          if (sub->get_group().empty()) {  // hidden (`manpage`): not in the page
+            EXPECT_EQ(page.find(heading), std::string::npos) << sub_path;
+            continue;
+          }
+          ++commands;
+          EXPECT_NE(page.find(heading + roff(sub->get_description()) + "\n"), std::string::npos) << sub_path;
+          walk(*sub, sub_path, section(heading));
+        }
+      };
+  walk(*app, "bookbuild", section(".SH GLOBAL OPTIONS\n"));
+  EXPECT_GE(commands, 8u);  // site epub latex pdf check calc (and its commands) init completion
+  EXPECT_GE(options, 20u);
+  for (const char* section :
+       {"NAME", "SYNOPSIS", "GLOBAL OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"})
+    EXPECT_NE(page.find(std::string(".SH ") + section + "\n"), std::string::npos) << section;
+  // Every variable the tool reads (std::getenv in builder/) is described; PATH is everybody's.
+  for (const char* variable :
+       {"TERM", "COLUMNS", "BOOKBUILD_XELATEX", "BOOKBUILD_DATA_DIR", "BOOKBUILD_PDF_MODULE",
+        "BOOKBUILD_SVG_MODULE", "SOURCE_DATE_EPOCH", "BOOKBUILD_TIMINGS"})
+    EXPECT_NE(section(".SH ENVIRONMENT\n").find("\\fB" + std::string(variable)), std::string::npos)
+        << variable;
+
+  auto printed = test::run_bookbuild("manpage");
+  EXPECT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_EQ(printed.out, page);
+
+  if (!fs::exists("/usr/bin/groff")) GTEST_SKIP() << "groff is not installed (Debian: groff-base)";
+  fs::path file = fs::temp_directory_path() / ("bb-manpage-" + std::to_string(::getpid()) + ".1");
+  test::write_file(file, page);
+  auto shown = test::run_command("/usr/bin/groff -man -Tutf8 -ww -P-cbou '" + file.string() + "'");
+  fs::remove(file);
+  EXPECT_EQ(shown.exit_code, 0);
+  EXPECT_EQ(shown.err, "");  // -ww: every warning
+  EXPECT_NE(shown.out.find("EXIT STATUS"), std::string::npos);
 }
 
 TEST(Cli, CorpusChecksWithZeroErrors) {

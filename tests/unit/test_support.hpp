@@ -62,15 +62,14 @@ struct RunResult {
   std::string err;
 };
 
-// Runs the bookbuild executable with the given arguments (a shell-quoted string).
-inline RunResult run_bookbuild(const std::string& args, const std::filesystem::path& cwd = {}) {
+// Runs a shell command, its stdout and stderr each captured in a file (so neither is a terminal).
+inline RunResult run_command(const std::string& command) {
   // Unique per process and call: test processes run in parallel (ctest -j) and must not share files.
   static int calls = 0;
   auto tmp = std::filesystem::temp_directory_path() /
              ("bb-run-" + std::to_string(::getpid()) + "-" + std::to_string(++calls));
   std::filesystem::create_directories(tmp);
-  std::string cmd = (cwd.empty() ? std::string() : "cd '" + cwd.string() + "' && ") + "'" BOOKBUILD_EXE "' " +
-                    args + " >'" + (tmp / "out").string() + "' 2>'" + (tmp / "err").string() + "'";
+  std::string cmd = command + " >'" + (tmp / "out").string() + "' 2>'" + (tmp / "err").string() + "'";
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -78,6 +77,12 @@ inline RunResult run_bookbuild(const std::string& args, const std::filesystem::p
   r.err = read_file(tmp / "err");
   std::filesystem::remove_all(tmp);
   return r;
+}
+
+// Runs the bookbuild executable with the given arguments (a shell-quoted string).
+inline RunResult run_bookbuild(const std::string& args, const std::filesystem::path& cwd = {}) {
+  return run_command((cwd.empty() ? std::string() : "cd '" + cwd.string() + "' && ") +
+                     "'" BOOKBUILD_EXE "' " + args);
 }
 
 }  // namespace bb::test

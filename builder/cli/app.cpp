@@ -1,0 +1,110 @@
+// The command line as one CLI11 app: the global options, then one subcommand per file of cli/. The
+// entry point (main.cpp) parses with it; the manual page and the tests walk it.
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "commit.hpp"  // generated: BOOKBUILD_COMMIT
+#include "diag/progress.hpp"
+
+namespace bb::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The default book is the repository around the current directory: the nearest folder upwards that
+// has a book.toml, else the nearest with a .git, else the current directory.
+fs::path default_book_dir() {
+  fs::path cwd = fs::current_path();
+  for (fs::path p = cwd; !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / "book.toml")) return p;
+    if (p == p.parent_path()) break;
+  }
+  for (fs::path p = cwd; !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / ".git")) return p;
+    if (p == p.parent_path()) break;
+  }
+  return cwd;
+}
+
+// The terminal's width for the status line: the window size of stderr, else $COLUMNS, else 80.
+int terminal_columns() {
+  winsize ws{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (const char* c = std::getenv("COLUMNS"); c && std::atoi(c) > 0) return std::atoi(c);
+  return 80;
+}
+
+// --progress: the status line on stderr, and both standard streams guarded so that whatever the
+// tool prints wipes it first (diag/progress.hpp).
+void start_progress(bb::ProgressMode mode, bool quiet) {
+  if (!bb::progress_wanted(mode, quiet, ::isatty(STDERR_FILENO) == 1, std::getenv("TERM"))) return;
+  bb::Progress& p = bb::progress();
+  p.enable(std::cerr.rdbuf(), terminal_columns(), std::chrono::milliseconds(50));
+  std::cerr.rdbuf(p.guard(std::cerr.rdbuf()));
+  std::cout.rdbuf(p.guard(std::cout.rdbuf()));
+}
+
+}  // namespace
+
+std::unique_ptr<CLI::App> make_app(Context& ctx) {
+  auto app = std::make_unique<CLI::App>(
+      "bookbuild: builds a multilingual technical book from Markdown into a website, EPUB and PDF,\n"
+      "and checks its links, references and computed numbers.",
+      "bookbuild");
+  app->set_version_flag("--version",
+                        std::string("bookbuild ") + BOOKBUILD_VERSION + " (commit " + BOOKBUILD_COMMIT + ")");
+  // The raw values, resolved once the whole command line is parsed.
+  struct Raw {
+    std::string book, out;
+    std::string progress = "auto";
+  };
+  auto raw = std::make_shared<Raw>();
+  app->add_option("--book", raw->book, "Book folder (default: the repository around the current directory)")
+      ->type_name("DIR");
+  app->add_option("--out", raw->out, "Output folder (default: <book>/build)")->type_name("DIR");
+  app->add_flag("-q,--quiet", ctx.global.quiet, "Print only problems");
+  app->add_option("--progress", raw->progress,
+                  "Show a status line for long work (XeLaTeX passes, figures, pages): auto (default: only "
+                  "when stderr is a terminal and TERM is not dumb), always, never; -q means never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("WHEN");
+  app->add_option("--repository", ctx.global.repository,
+                  "Repository web URL that links to the book's other files point into, pinned to the "
+                  "commit (default: [book] repository)")
+      ->type_name("URL");
+  app->require_subcommand(1);
+  app->fallthrough();  // global options may follow the subcommand
+
+  add_site_command(*app, ctx);
+  add_epub_command(*app, ctx);
+  add_latex_command(*app, ctx);
+  add_pdf_command(*app, ctx);
+  add_check_command(*app, ctx);
+  add_calc_command(*app, ctx);
+  add_init_command(*app, ctx);
+  add_completion_command(*app);
+  add_manpage_command(*app);
+
+  // Global options are resolved before any subcommand callback runs.
+  app->parse_complete_callback([&ctx, raw] {
+    const std::string& book = raw->book;
+    const std::string& out = raw->out;
+    ctx.global.book_dir = book.empty() ? default_book_dir() : fs::absolute(book).lexically_normal();
+    ctx.global.out_given = !out.empty();
+    ctx.global.out_dir = out.empty() ? ctx.global.book_dir / "build" : fs::absolute(out).lexically_normal();
+    start_progress(raw->progress == "always"  ? ProgressMode::Always
+                   : raw->progress == "never" ? ProgressMode::Never
+                                              : ProgressMode::Auto,
+                   ctx.global.quiet);
+  });
+  return app;
+}
+
+}  // namespace bb::cli
