@@ -30,8 +30,13 @@ if [[ -z "$version" ]]; then
 fi
 if [[ ! -x "$dir/usr/bin/node" ]] || ! grep -qx "$version" "$dir/.version" 2>/dev/null; then
   rm -rf "$dir" && mkdir -p "$dir/debs" && chmod a+rwx "$dir/debs"  # apt downloads as user _apt
-  (cd "$dir/debs" && apt-get download -q "nodejs=$version" "libnode108=$version" node-acorn \
-    node-cjs-module-lexer node-undici)
+  # No network or no such package: a machine that cannot fetch them skips rather than fails.
+  if ! (cd "$dir/debs" && apt-get download -q "nodejs=$version" "libnode108=$version" node-acorn \
+    node-cjs-module-lexer node-undici); then
+    echo "skip: could not download Debian's nodejs $version packages" >&2
+    rm -rf "$dir"
+    exit 77
+  fi
   for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir"; done
   echo "$version" >"$dir/.version"
 fi
