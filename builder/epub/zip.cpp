@@ -47,6 +47,7 @@ std::optional<ZipReader> ZipReader::open(std::string bytes, std::string& error_m
   const bookbuild_zip_functions* zip = functions(error_message);
   if (!zip) return std::nullopt;
   ZipReader r;
+  r.zip_ = zip;
   r.bytes_ = std::make_unique<std::string>(std::move(bytes));
   char message[512] = "";
   r.archive_ = zip->open(r.bytes_->data(), r.bytes_->size(), message, sizeof message);
@@ -65,24 +66,24 @@ std::optional<ZipReader> ZipReader::open(std::string bytes, std::string& error_m
 }
 
 ZipReader::ZipReader(ZipReader&& other) noexcept
-    : bytes_(std::move(other.bytes_)), archive_(other.archive_), entries_(std::move(other.entries_)) {
+    : bytes_(std::move(other.bytes_)),
+      zip_(other.zip_),
+      archive_(other.archive_),
+      entries_(std::move(other.entries_)) {
   other.archive_ = nullptr;
 }
 
 ZipReader::~ZipReader() {
-  std::string error;
-  if (archive_) functions(error)->close(archive_);  // loaded: the archive was opened through it
+  if (archive_) zip_->close(archive_);
 }
 
 bool ZipReader::contains(std::string_view name) const {
-  std::string error;
-  return functions(error)->contains(archive_, std::string(name).c_str()) != 0;
+  return zip_->contains(archive_, std::string(name).c_str()) != 0;
 }
 
 std::optional<std::string> ZipReader::read(std::string_view name) const {
-  std::string error;
   std::string data;
-  if (functions(error)->read(archive_, std::string(name).c_str(), append, &data) != 0) return std::nullopt;
+  if (zip_->read(archive_, std::string(name).c_str(), append, &data) != 0) return std::nullopt;
   return data;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 struct bookbuild_zip_reader;
+struct bookbuild_zip_functions;
 
 namespace bb::epub {
 
@@ -63,6 +64,7 @@ class ZipReader {
  private:
   ZipReader() = default;
   std::unique_ptr<std::string> bytes_;
+  const bookbuild_zip_functions* zip_ = nullptr;  // the module's, found when the archive was opened
   bookbuild_zip_reader* archive_ = nullptr;
   std::vector<ZipEntryInfo> entries_;
 };

@@ -24,13 +24,22 @@ inline std::string hex(const std::uint8_t* bytes, std::size_t n) {
   return out;
 }
 
+// One Nettle hash over `data`: its context type, digest size and three functions.
+template <typename Context, std::size_t Size>
+std::array<std::uint8_t, Size> nettle_digest(void (*init)(Context*),
+                                             void (*update)(Context*, std::size_t, const std::uint8_t*),
+                                             void (*digest)(Context*, std::size_t, std::uint8_t*),
+                                             std::string_view data) {
+  Context ctx;
+  init(&ctx);
+  update(&ctx, data.size(), reinterpret_cast<const std::uint8_t*>(data.data()));
+  std::array<std::uint8_t, Size> out{};
+  digest(&ctx, out.size(), out.data());
+  return out;
+}
+
 inline std::array<std::uint8_t, SHA256_DIGEST_SIZE> sha256(std::string_view data) {
-  sha256_ctx ctx;
-  sha256_init(&ctx);
-  sha256_update(&ctx, data.size(), reinterpret_cast<const std::uint8_t*>(data.data()));
-  std::array<std::uint8_t, SHA256_DIGEST_SIZE> digest{};
-  sha256_digest(&ctx, digest.size(), digest.data());
-  return digest;
+  return nettle_digest<sha256_ctx, SHA256_DIGEST_SIZE>(sha256_init, sha256_update, sha256_digest, data);
 }
 
 // Lower-case hexadecimal SHA-256, as `sha256sum` prints it.
@@ -40,12 +49,7 @@ inline std::string sha256_hex(std::string_view data) {
 }
 
 inline std::array<std::uint8_t, SHA1_DIGEST_SIZE> sha1(std::string_view data) {
-  sha1_ctx ctx;
-  sha1_init(&ctx);
-  sha1_update(&ctx, data.size(), reinterpret_cast<const std::uint8_t*>(data.data()));
-  std::array<std::uint8_t, SHA1_DIGEST_SIZE> digest{};
-  sha1_digest(&ctx, digest.size(), digest.data());
-  return digest;
+  return nettle_digest<sha1_ctx, SHA1_DIGEST_SIZE>(sha1_init, sha1_update, sha1_digest, data);
 }
 
 }  // namespace bb::text
