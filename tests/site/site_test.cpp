@@ -104,6 +104,18 @@ TEST(Site, SitemapListsEveryPageWithAlternates) {
             std::string::npos);
 }
 
+// The search box is in the page as served, labelled in the edition's language, so the header is laid
+// out once before search.js runs (it only fills an empty host from a custom template).
+TEST(Site, EveryPageHasItsSearchBoxBeforeAnyScriptRuns) {
+  auto b = build(test::fixtures() / "books" / "mini");
+  for (const char* rel : {"index.html", "ch01.html", "en/index.html", "en/ch01.html"}) {
+    const std::string& p = page(*b, rel);
+    EXPECT_NE(p.find("<input type=\"search\" class=\"search-input\""), std::string::npos) << rel;
+    EXPECT_NE(p.find("<div class=\"search-results\" hidden>"), std::string::npos) << rel;
+  }
+  EXPECT_NE(page(*b, "en/ch01.html").find("aria-label=\"Search\""), std::string::npos);
+}
+
 TEST(Site, SiteRootPathIsThePathOfSiteUrl) {
   book::Config cfg;
   EXPECT_EQ(meta::site_root_path(cfg), "/");
