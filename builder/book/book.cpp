@@ -43,10 +43,13 @@ markdown::Options front_end_options(const Config& config) {
 
 }  // namespace
 
-std::optional<ParseCache::Entry> ParseCache::find(const std::filesystem::path& path) const {
+std::optional<ParseCache::Entry> ParseCache::find(const std::filesystem::path& path,
+                                                  std::filesystem::file_time_type mtime,
+                                                  std::uintmax_t size) const {
   std::lock_guard lock(mutex_);
   auto it = entries_.find(path);
-  if (it == entries_.end()) return std::nullopt;
+  // Compared before copying: a stale entry is a whole tree.
+  if (it == entries_.end() || it->second.mtime != mtime || it->second.size != size) return std::nullopt;
   return it->second;
 }
 
@@ -85,7 +88,7 @@ doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags,
   std::error_code ec;
   auto mtime = std::filesystem::last_write_time(path, ec);
   auto size = std::filesystem::file_size(path, ec);
-  if (auto hit = cache->find(path); hit && !ec && hit->mtime == mtime && hit->size == size) {
+  if (auto hit = ec ? std::nullopt : cache->find(path, mtime, size)) {
     for (auto& d : hit->diags) diags.add(std::move(d));
     return std::move(hit->root);
   }
@@ -97,7 +100,36 @@ doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags,
   return root;
 }
 
+// Fills chapter `i` of an edition from its manuscript (through the cache when there is one).
+void load_chapter(const Config& config, EditionBook& eb, std::size_t i, const markdown::Options& options,
+                  Diagnostics& diags, ParseCache* cache) {
+  const ChapterEntry& entry = eb.edition.chapters[i];
+  Chapter& c = eb.chapters[i];
+  c.key = entry.key;
+  c.number = entry.number;
+  c.path = config.root / eb.edition.folder / entry.file;
+  c.title.clear();
+  if (!check_chapter_file(c.path, diags)) {
+    c.root = doc::Node(doc::Kind::Document, {c.path, 0, 0});
+    return;
+  }
+  c.root = parse_cached(c.path, diags, options, cache);
+  if (c.root.children.empty() && c.root.loc.line > 0)
+    diags.error({c.path, 0, 0}, "this chapter is empty: it needs at least a level-1 heading (its title)");
+  for (const auto& b : c.root.children) {
+    if (b.kind == doc::Kind::Heading && b.level == 1) {
+      c.title = doc::plain_text(b.children);
+      break;
+    }
+  }
+}
+
 }  // namespace
+
+void reload_chapter(Book& book, std::size_t edition, std::size_t chapter, Diagnostics& diags,
+                    ParseCache* cache) {
+  load_chapter(book.config, book.editions.at(edition), chapter, front_end_options(book.config), diags, cache);
+}
 
 Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only, ParseCache* cache) {
   Book book;
@@ -128,25 +160,7 @@ Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>
   auto work = [&] {
     for (std::size_t j; (j = next++) < jobs.size();) try {
         EditionBook& eb = book.editions[jobs[j].first];
-        const ChapterEntry& entry = eb.edition.chapters[jobs[j].second];
-        Chapter& c = eb.chapters[jobs[j].second];
-        c.key = entry.key;
-        c.number = entry.number;
-        c.path = book.config.root / eb.edition.folder / entry.file;
-        if (!check_chapter_file(c.path, diags)) {
-          c.root = doc::Node(doc::Kind::Document, {c.path, 0, 0});
-          continue;
-        }
-        c.root = parse_cached(c.path, diags, options, cache);
-        if (c.root.children.empty() && c.root.loc.line > 0)
-          diags.error({c.path, 0, 0},
-                      "this chapter is empty: it needs at least a level-1 heading (its title)");
-        for (const auto& b : c.root.children) {
-          if (b.kind == doc::Kind::Heading && b.level == 1) {
-            c.title = doc::plain_text(b.children);
-            break;
-          }
-        }
+        load_chapter(book.config, eb, jobs[j].second, options, diags, cache);
       } catch (...) {
         std::lock_guard lock(failure_mutex);
         if (!failure) failure = std::current_exception();

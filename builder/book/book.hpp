@@ -43,7 +43,9 @@ class ParseCache {
     doc::Node root;
     std::vector<Diagnostic> diags;
   };
-  std::optional<Entry> find(const std::filesystem::path& path) const;
+  // The entry of `path` if it was parsed at this modification time and size.
+  std::optional<Entry> find(const std::filesystem::path& path, std::filesystem::file_time_type mtime,
+                            std::uintmax_t size) const;
   void store(const std::filesystem::path& path, Entry entry);
   void clear();
 
@@ -57,5 +59,10 @@ class ParseCache {
 // that one run reports everything.
 Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only = {},
                ParseCache* cache = nullptr);
+
+// Parses chapter `chapter` of `book.editions[edition]` again from its manuscript (`site --serve`,
+// after the file changed): its tree, title and parse diagnostics, as load_book would give them.
+void reload_chapter(Book& book, std::size_t edition, std::size_t chapter, Diagnostics& diags,
+                    ParseCache* cache = nullptr);
 
 }  // namespace bb::book

@@ -96,20 +96,111 @@ std::string diagnostics_text(const BookSession& s, const Context& ctx) {
   return out.str();
 }
 
-// One rebuild after `changed`: the pages first, so the open page updates at once; the search index
-// follows. A failing build leaves `files` (the last good site) as it is.
+// What one build leaves for the next under --serve: the resolved book, so that an edit of a
+// chapter's text re-reads, resolves and renders that chapter alone (rebuild_chapters).
+struct LiveBook {
+  std::unique_ptr<BookSession> session;  // the last good build; null: the next change rebuilds all
+  std::map<fs::path, std::pair<std::size_t, std::size_t>> chapters;  // manuscript → (edition, chapter)
+  std::string last_warnings;  // as last printed: warnings are shown again only when they change
+
+  void keep(std::unique_ptr<BookSession> s) {
+    chapters.clear();
+    session = std::move(s);
+    if (!session || !session->book) return;
+    for (std::size_t e = 0; e < session->book->editions.size(); ++e)
+      for (std::size_t i = 0; i < session->book->editions[e].chapters.size(); ++i)
+        chapters[fs::weakly_canonical(session->book->editions[e].chapters[i].path)] = {e, i};
+  }
+};
+
+long long epoch_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void print_warnings(const BookSession& session, const Context& ctx, LiveBook& live) {
+  std::ostringstream warnings;
+  session.diags.print(warnings, ctx.global.book_dir);
+  if (warnings.str() != live.last_warnings) std::cerr << warnings.str();
+  live.last_warnings = warnings.str();
+}
+
+// After an edit of chapters' text only: each is parsed, resolved and rendered again on its own and
+// its page rewritten; the rest of the book stays as the last build left it. False — with nothing
+// written — when that is not enough (another file changed, a chapter's targets, ids or title
+// changed, an error): the caller then rebuilds everything. The search index and the other pages
+// are brought up to date by the full build that follows once the edits pause.
+bool rebuild_chapters(Context& ctx, const std::vector<fs::path>& changed, site::SiteFiles& files,
+                      SessionCache& cache, site::DevServer& server, LiveBook& live) {
+  if (!live.session || !live.session->book || live.session->diags.has_errors()) return false;
+  static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
+  auto t0 = std::chrono::steady_clock::now();
+  auto lap_at = t0;
+  auto lap = [&](const char* what) {
+    if (!timings) return;
+    auto t = std::chrono::steady_clock::now();
+    std::cerr << "  " << what << ": " << std::chrono::duration<double, std::milli>(t - lap_at).count()
+              << " ms\n";
+    lap_at = t;
+  };
+  std::vector<std::pair<std::size_t, std::size_t>> chapters;
+  for (const auto& f : changed) {
+    auto it = live.chapters.find(fs::weakly_canonical(f));
+    if (it == live.chapters.end()) return false;
+    chapters.push_back(it->second);
+  }
+  BookSession& s = *live.session;
+  auto give_up = [&] {
+    live.keep(nullptr);  // half updated: the full build starts afresh
+    return false;
+  };
+  filters::ResolveOptions options;
+  options.evaluate = cache.evaluator ? &*cache.evaluator : nullptr;
+  options.repository = &s.resolution.repository;
+  for (const auto& [e, i] : chapters) {
+    book::Chapter& c = s.book->editions[e].chapters[i];
+    const std::string old_title = c.title;
+    s.diags.forget(c.path);
+    lap("find");
+    // Not through the parse cache: storing the tree would copy it, on the way to the page; the
+    // full build after the pause parses the chapter for the cache.
+    book::reload_chapter(*s.book, e, i, s.diags);
+    lap("parse");
+    if (!filters::resolve_again(*s.book, s.resolution, e, i, old_title, s.diags, options)) return give_up();
+  }
+  if (s.diags.has_errors()) return give_up();
+  site::SiteOptions so;
+  so.live_reload = true;
+  so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
+  so.out = ctx.global.out_dir;
+  lap("resolve");
+  auto part = site::render_pages(*s.book, s.resolution, so, s.diags, chapters);
+  lap("render");
+  if (s.diags.has_errors()) return give_up();
+  auto pages = site::update_pages(files, std::move(part), ctx.global.out_dir / "site");
+  lap("write");
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  server.reload(pages);
+  if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
+  if (!ctx.global.quiet)
+    std::cerr << "site: " << changed.front().filename().string() << (changed.size() > 1 ? " and others" : "")
+              << " changed; its page rebuilt in " << ms << " ms\n";
+  print_warnings(s, ctx, live);
+  return true;
+}
+
+// One rebuild of everything after `changed`: the pages first, so the open page updates at once; the
+// search index follows. A failing build leaves `files` (the last good site) as it is.
 void rebuild(Context& ctx, const SiteCommand& opt, const std::vector<fs::path>& changed,
-             site::SiteFiles& files, SessionCache& cache, site::DevServer& server,
-             std::string& last_warnings) {
+             site::SiteFiles& files, SessionCache& cache, site::DevServer& server, LiveBook& live) {
   const fs::path out = ctx.global.out_dir / "site";
   static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
-  auto epoch_ms = [] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  };
   auto t0 = std::chrono::steady_clock::now();
-  BookSession session;
+  live.keep(nullptr);  // one resolved book in memory at a time
+  auto kept = std::make_unique<BookSession>();
+  BookSession& session = *kept;
   // Pages first, so the open page updates at once; the search index follows.
   auto next = build(ctx, opt, session, &cache, /*search=*/false);
   if (!next) {
@@ -125,7 +216,7 @@ void rebuild(Context& ctx, const SiteCommand& opt, const std::vector<fs::path>& 
   auto pages = site::update_site(files, *next, out);
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-  if (!ctx.global.quiet) {
+  if (!ctx.global.quiet && !changed.empty()) {
     std::string shown = changed.front().filename().string() + (changed.size() > 1 ? " and others" : "");
     std::cerr << "site: " << shown << " changed; rebuilt in " << ms << " ms, " << pages.size()
               << " pages updated\n";
@@ -138,13 +229,11 @@ void rebuild(Context& ctx, const SiteCommand& opt, const std::vector<fs::path>& 
   files = std::move(with_search);
   if (timings) std::cerr << "  search index written at " << epoch_ms() << '\n';
   // Warnings are shown again only when they change, so a long list does not bury each rebuild.
-  std::ostringstream warnings;
-  session.diags.print(warnings, ctx.global.book_dir);
-  if (warnings.str() != last_warnings) std::cerr << warnings.str();
-  last_warnings = warnings.str();
+  print_warnings(session, ctx, live);
+  live.keep(std::move(kept));
 }
 
-int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCache& cache) {
+int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCache& cache, LiveBook live) {
   const fs::path out = ctx.global.out_dir / "site";
   site::DevServer server(out, opt.host, opt.port);
   if (!server.start()) {
@@ -163,18 +252,29 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCa
   watcher.add_tree(writers::data_dir() / "website");
 
   const fs::path calculations = fs::weakly_canonical(ctx.global.book_dir / "calculations");
-  std::string last_warnings;
   std::signal(SIGINT, [](int) { g_stop = 1; });
   std::signal(SIGTERM, [](int) { g_stop = 1; });
+  // After chapters alone were rebuilt, the whole book is, once the edits pause for this long.
+  constexpr auto pause = std::chrono::milliseconds(1000);
+  bool unsettled = false;  // only chapters were rebuilt, at `edited`
+  auto edited = std::chrono::steady_clock::now();
   while (!g_stop) {
-    auto changed = watcher.wait(std::chrono::milliseconds(250), std::chrono::milliseconds(10));
+    auto changed =
+        watcher.wait(std::chrono::milliseconds(unsettled ? 100 : 250), std::chrono::milliseconds(50));
+    std::vector<fs::path> none;
+    if (changed.empty() && unsettled && std::chrono::steady_clock::now() - edited >= pause) {
+      unsettled = false;
+      try {
+        rebuild(ctx, opt, none, files, cache, server, live);
+      } catch (const std::exception& e) {
+        std::cerr << "error: the rebuild failed: " << e.what() << '\n';
+        cache.parsed.clear();
+        cache.forget_calc();
+      }
+      continue;
+    }
     if (changed.empty()) continue;
     static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
-    auto epoch_ms = [] {
-      return std::chrono::duration_cast<std::chrono::milliseconds>(
-                 std::chrono::system_clock::now().time_since_epoch())
-          .count();
-    };
     if (timings) std::cerr << "  change seen at " << epoch_ms() << '\n';
     // Parsed chapters are reused unless their file changed; the configuration changes the vocabulary
     // the front end uses, and the calc data the numbers, so those start afresh.
@@ -183,7 +283,13 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCa
       if (fs::weakly_canonical(f).native().starts_with(calculations.native())) cache.forget_calc();
     }
     try {
-      rebuild(ctx, opt, changed, files, cache, server, last_warnings);
+      if (rebuild_chapters(ctx, changed, files, cache, server, live)) {
+        unsettled = true;
+        edited = std::chrono::steady_clock::now();
+      } else {
+        unsettled = false;
+        rebuild(ctx, opt, changed, files, cache, server, live);
+      }
     } catch (const std::exception& e) {
       // Whatever went wrong (out of memory, an I/O error, a bug), the server keeps serving the last
       // good site and the pages show the error; the parse cache may be half-updated, so it starts afresh.
@@ -193,10 +299,12 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCa
       server.failed(text);
       cache.parsed.clear();
       cache.forget_calc();
+      live.keep(nullptr);
     } catch (...) {
       server.failed("error: the rebuild failed\n");
       cache.parsed.clear();
       cache.forget_calc();
+      live.keep(nullptr);
     }
   }
   server.stop();
@@ -223,7 +331,8 @@ void add_site_command(CLI::App& app, Context& ctx) {
       return;
     }
     auto t0 = std::chrono::steady_clock::now();
-    BookSession s;
+    auto session = std::make_unique<BookSession>();
+    BookSession& s = *session;
     auto cache = std::make_shared<SessionCache>();  // serve: later builds reuse what this one parsed
     auto files = build(ctx, *opt, s, opt->serve ? cache.get() : nullptr);
     if (files) {
@@ -244,7 +353,12 @@ void add_site_command(CLI::App& app, Context& ctx) {
     }
     ctx.exit_code = s.report(ctx);
     if (ctx.exit_code != 0 || !opt->serve) return;
-    ctx.exit_code = serve(ctx, *opt, std::move(*files), *cache);
+    LiveBook live;
+    std::ostringstream shown;
+    s.diags.print(shown, ctx.global.book_dir);
+    live.last_warnings = shown.str();
+    live.keep(std::move(session));
+    ctx.exit_code = serve(ctx, *opt, std::move(*files), *cache, std::move(live));
   });
 }
 

@@ -108,6 +108,11 @@ void Diagnostics::add(Diagnostic d) {
   items_.push_back(std::move(d));
 }
 
+void Diagnostics::forget(const std::filesystem::path& file) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(items_, [&](const Diagnostic& d) { return d.loc.path == file; });
+}
+
 void Diagnostics::keep_checks(const std::vector<std::string>& checks) {
   std::lock_guard lock(mutex_);
   std::erase_if(items_, [&](const Diagnostic& d) {

@@ -78,6 +78,9 @@ class Diagnostics {
     std::string previous_;
   };
 
+  // Drops every diagnostic located in `file` (`site --serve`, before the file is read again).
+  void forget(const std::filesystem::path& file);
+
   // Keeps only the diagnostics of the given checks (and parse problems, which affect everything).
   void keep_checks(const std::vector<std::string>& checks);
 

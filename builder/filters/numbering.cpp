@@ -263,7 +263,7 @@ class Numberer {
   }
 
   void add(TargetKind kind, Node& n, const std::string& label, const std::string& title) {
-    Target t{kind, e_.id, c_.key, n.id, n.number, title, n.loc};
+    Target t{kind, e_.id, c_.key, n.id, n.number, title, n.loc, label};
     table_.add(t, label, diags_);
   }
 

@@ -14,6 +14,66 @@
 
 namespace bb::filters {
 
+namespace {
+
+NumberingPolicy numbering_policy(const book::Config& config) {
+  return {config.number_punctuation, config.number_order, config.section_order};
+}
+
+CrossRefContext crossref_context(const book::Book& book, const book::EditionBook& eb,
+                                 const TargetTable& targets) {
+  CrossRefContext xref{eb.edition, targets, {}, book.config.plain_references};
+  for (const auto& ch : eb.chapters) xref.chapters_in_build.insert(ch.number);
+  return xref;
+}
+
+// Everything after numbering and ids, for one chapter.
+void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const CrossRefContext& xref,
+                     const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
+                     Diagnostics& diags) {
+  {
+    Diagnostics::Scope scope(diags, "refs");
+    resolve_crossrefs(ch, xref, diags);
+  }
+  {
+    Diagnostics::Scope scope(diags, "links");
+    resolve_links(ch, links, diags);
+  }
+  {
+    Diagnostics::Scope scope(diags, "numbers");
+    resolve_calc_numbers(ch, eb.edition, options.evaluate, bindings, diags);
+  }
+  Diagnostics::Scope scope(diags, "math");
+  check_math(ch, diags);
+}
+
+// Translations should carry the same labels as the source edition, chapter by chapter, so that
+// every reference has a counterpart in every language. `only` limits the check to one chapter of a
+// translation.
+void check_translation_labels(const book::Book& book, const TargetTable& targets, Diagnostics& diags,
+                              const book::Chapter* only = nullptr) {
+  const book::EditionBook* source = book.edition(book.config.source_edition);
+  if (!source) return;
+  Diagnostics::Scope scope(diags, "refs");
+  for (const auto& eb : book.editions) {
+    if (&eb == source) continue;
+    for (const auto& ch : eb.chapters) {
+      if ((only && &ch != only) || !source->chapter(ch.key)) continue;
+      auto want = targets.labels_of(source->edition.id, ch.key);
+      auto have = targets.labels_of(eb.edition.id, ch.key);
+      std::sort(want.begin(), want.end());
+      std::sort(have.begin(), have.end());
+      std::vector<std::string> missing;
+      std::set_difference(want.begin(), want.end(), have.begin(), have.end(), std::back_inserter(missing));
+      for (const auto& label : missing)
+        diags.warning({ch.path, 1, 1}, "label `" + label + "` of the " + source->edition.id +
+                                           " edition has no counterpart in this translation");
+    }
+  }
+}
+
+}  // namespace
+
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options) {
   Resolution r;
   r.repository = options.repository ? *options.repository
@@ -21,42 +81,25 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
   r.commit = r.repository.revision();
   {
     Diagnostics::Scope scope(diags, "refs");
-    NumberingPolicy policy{book.config.number_punctuation, book.config.number_order,
-                           book.config.section_order};
+    const NumberingPolicy policy = numbering_policy(book.config);
     for (auto& eb : book.editions)
       for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags, policy);
   }
 
   // With the target table complete, editions resolve independently: one thread each.
   std::vector<std::vector<Binding>> bindings(book.editions.size());
+  std::vector<ChapterIds> ids(book.editions.size());
   std::vector<std::future<void>> work;
   for (std::size_t e = 0; e < book.editions.size(); ++e) {
     work.push_back(std::async(std::launch::async, [&, e] {
       auto& eb = book.editions[e];
-      CrossRefContext xref{eb.edition, r.targets, {}, book.config.plain_references};
-      for (const auto& ch : eb.chapters) xref.chapters_in_build.insert(ch.number);
-      ChapterIds ids;
+      const CrossRefContext xref = crossref_context(book, eb, r.targets);
       {
         Diagnostics::Scope scope(diags, "links");
-        for (auto& ch : eb.chapters) ids[ch.key] = settle_ids(ch, diags);
+        for (auto& ch : eb.chapters) ids[e][ch.key] = settle_ids(ch, diags);
       }
-      LinkContext links{book.config, eb, r.targets, r.repository, ids};
-      for (auto& ch : eb.chapters) {
-        {
-          Diagnostics::Scope scope(diags, "refs");
-          resolve_crossrefs(ch, xref, diags);
-        }
-        {
-          Diagnostics::Scope scope(diags, "links");
-          resolve_links(ch, links, diags);
-        }
-        {
-          Diagnostics::Scope scope(diags, "numbers");
-          resolve_calc_numbers(ch, eb.edition, options.evaluate, bindings[e], diags);
-        }
-        Diagnostics::Scope scope(diags, "math");
-        check_math(ch, diags);
-      }
+      LinkContext links{book.config, eb, r.targets, r.repository, ids[e]};
+      for (auto& ch : eb.chapters) resolve_chapter(ch, eb, xref, links, options, bindings[e], diags);
     }));
   }
   for (auto& w : work) w.get();
@@ -69,28 +112,56 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
     std::vector<Binding>().swap(b);
   }
 
-  // Translations should carry the same labels as the source edition, chapter by chapter, so that
-  // every reference has a counterpart in every language.
-  const book::EditionBook* source = book.edition(book.config.source_edition);
-  Diagnostics::Scope scope(diags, "refs");
-  if (source) {
-    for (const auto& eb : book.editions) {
-      if (&eb == source) continue;
-      for (const auto& ch : eb.chapters) {
-        if (!source->chapter(ch.key)) continue;
-        auto want = r.targets.labels_of(source->edition.id, ch.key);
-        auto have = r.targets.labels_of(eb.edition.id, ch.key);
-        std::sort(want.begin(), want.end());
-        std::sort(have.begin(), have.end());
-        std::vector<std::string> missing;
-        std::set_difference(want.begin(), want.end(), have.begin(), have.end(), std::back_inserter(missing));
-        for (const auto& label : missing)
-          diags.warning({ch.path, 1, 1}, "label `" + label + "` of the " + source->edition.id +
-                                             " edition has no counterpart in this translation");
-      }
-    }
-  }
+  for (std::size_t e = 0; e < book.editions.size(); ++e)
+    r.ids[book.editions[e].edition.id] = std::move(ids[e]);
+  check_translation_labels(book, r.targets, diags);
   return r;
+}
+
+bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::size_t chapter,
+                   const std::string& old_title, Diagnostics& diags, const ResolveOptions& options) {
+  auto& eb = book.editions.at(edition);
+  auto& ch = eb.chapters.at(chapter);
+  const std::string& e = eb.edition.id;
+  // Numbered alone: its targets must be the ones the rest of the book was resolved against.
+  TargetTable fresh;
+  Diagnostics numbering;
+  {
+    Diagnostics::Scope scope(numbering, "refs");
+    number_chapter(eb.edition, ch, fresh, numbering, numbering_policy(book.config));
+  }
+  // Its title (as numbering leaves it) is on every page of the edition: contents, pagers.
+  if (ch.title != old_title || !r.targets.same_targets(fresh, e, ch.key)) return false;
+  Diagnostics settling;
+  std::set<std::string> ids;
+  {
+    Diagnostics::Scope scope(settling, "links");
+    ids = settle_ids(ch, settling);
+  }
+  auto& known = r.ids[e][ch.key];
+  if (ids != known) return false;
+
+  r.targets.take_places(fresh, e, ch.key);
+  for (auto& d : numbering.all()) diags.add(std::move(d));
+  for (auto& d : settling.all()) diags.add(std::move(d));
+  const CrossRefContext xref = crossref_context(book, eb, r.targets);
+  LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e]};
+  std::vector<Binding> bindings;
+  resolve_chapter(ch, eb, xref, links, options, bindings, diags);
+  // The chapter's bindings take the place of its old ones, in book order.
+  std::erase_if(r.bindings, [&](const Binding& b) { return b.edition == e && b.chapter == ch.key; });
+  auto place = [&](const Binding& b) {
+    const book::EditionBook* other = book.edition(b.edition);
+    const book::Chapter* c = other ? other->chapter(b.chapter) : nullptr;
+    return std::pair(other ? other - book.editions.data() : 0, c ? c - other->chapters.data() : 0);
+  };
+  const std::pair<std::ptrdiff_t, std::ptrdiff_t> here(static_cast<std::ptrdiff_t>(edition),
+                                                       static_cast<std::ptrdiff_t>(chapter));
+  auto at = std::partition_point(r.bindings.begin(), r.bindings.end(),
+                                 [&](const Binding& b) { return place(b) < here; });
+  r.bindings.insert(at, std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));
+  check_translation_labels(book, r.targets, diags, &ch);
+  return true;
 }
 
 }  // namespace bb::filters

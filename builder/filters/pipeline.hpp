@@ -7,6 +7,7 @@
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/calc_numbers.hpp"
+#include "filters/links.hpp"
 #include "filters/targets.hpp"
 #include "repo/repository.hpp"
 
@@ -20,11 +21,21 @@ struct ResolveOptions {
 
 struct Resolution {
   TargetTable targets;
-  std::vector<Binding> bindings;  // every placeholder and bound literal, in book order
-  repo::Repository repository;    // the one lookup: top level, commit links are pinned to, URL
-  std::string commit;             // repository.revision(), for reports
+  std::vector<Binding> bindings;          // every placeholder and bound literal, in book order
+  repo::Repository repository;            // the one lookup: top level, commit links are pinned to, URL
+  std::string commit;                     // repository.revision(), for reports
+  std::map<std::string, ChapterIds> ids;  // by edition id: every chapter's ids, as links saw them
 };
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options = {});
+
+// Resolves chapter `chapter` of `book.editions[edition]` again after it was parsed again
+// (book::reload_chapter), against `r`, the resolution of the book before the change (`site --serve`).
+// Other chapters read the same only if this one still has the same targets (labels, numbers,
+// titles), ids and title: then it is resolved alone, its bindings in `r` are replaced, its
+// diagnostics go to `diags`, and true is returned. Otherwise nothing in `r` is changed and false
+// says that the whole book must be resolved again. `old_title` is the chapter's title before.
+bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::size_t chapter,
+                   const std::string& old_title, Diagnostics& diags, const ResolveOptions& options = {});
 
 }  // namespace bb::filters

@@ -19,6 +19,8 @@ const char* target_kind_name(TargetKind k) {
 void TargetTable::add(const Target& t, const std::string& label, Diagnostics& diags) {
   std::size_t index = targets_.size();
   targets_.push_back(t);
+  targets_.back().label = label;
+  chapter_targets_[{t.edition, t.chapter}].push_back(index);
   if (!label.empty()) {
     auto [it, inserted] = labels_.try_emplace({t.edition, label}, index);
     if (!inserted) {
@@ -47,6 +49,35 @@ std::vector<std::string> TargetTable::labels_of(const std::string& edition,
                                                 const std::string& chapter) const {
   auto it = chapter_labels_.find({edition, chapter});
   return it == chapter_labels_.end() ? std::vector<std::string>{} : it->second;
+}
+
+const std::vector<std::size_t>& TargetTable::indices(const std::string& edition,
+                                                     const std::string& chapter) const {
+  static const std::vector<std::size_t> none;
+  auto it = chapter_targets_.find({edition, chapter});
+  return it == chapter_targets_.end() ? none : it->second;
+}
+
+bool TargetTable::same_targets(const TargetTable& fresh, const std::string& edition,
+                               const std::string& chapter) const {
+  const auto& mine = indices(edition, chapter);
+  const auto& theirs = fresh.indices(edition, chapter);
+  if (mine.size() != theirs.size()) return false;
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    const Target& a = targets_[mine[k]];
+    const Target& b = fresh.targets_[theirs[k]];
+    if (a.kind != b.kind || a.id != b.id || a.number != b.number || a.title != b.title || a.label != b.label)
+      return false;
+  }
+  return true;
+}
+
+void TargetTable::take_places(const TargetTable& fresh, const std::string& edition,
+                              const std::string& chapter) {
+  const auto& mine = indices(edition, chapter);
+  const auto& theirs = fresh.indices(edition, chapter);
+  for (std::size_t k = 0; k < mine.size() && k < theirs.size(); ++k)
+    targets_[mine[k]].loc = fresh.targets_[theirs[k]].loc;
 }
 
 }  // namespace bb::filters

@@ -64,9 +64,7 @@ class Renderer {
     }
     // site/meta hook: the icon, the downloads found in the output, the site-url warning.
     files_.copied[meta::favicon_site_path(book_.config)] = meta::favicon_source(book_.config);
-    for (const auto& eb : book_.editions)
-      for (auto& d : downloads_[eb.edition.id] = meta::downloads(opt_.out, book_.config, eb.edition))
-        files_.copied[d.site_path] = d.source;
+    find_downloads();
     meta::warn_without_site_url(book_.config, diags_);
     std::size_t pages = 0;
     for (const auto& eb : book_.editions) pages += eb.chapters.size();
@@ -95,7 +93,21 @@ class Renderer {
     return std::move(files_);
   }
 
+  // Only the pages of the given chapters, with the files their figures need.
+  SiteFiles pages(const std::vector<std::pair<std::size_t, std::size_t>>& chapters) {
+    find_downloads();
+    std::vector<SearchSection> unused;
+    for (const auto& [e, i] : chapters) chapter_page_for(book_.editions.at(e), i, unused);
+    return std::move(files_);
+  }
+
  private:
+  void find_downloads() {
+    for (const auto& eb : book_.editions)
+      for (auto& d : downloads_[eb.edition.id] = meta::downloads(opt_.out, book_.config, eb.edition))
+        files_.copied[d.site_path] = d.source;
+  }
+
   void edition(const book::EditionBook& eb, std::vector<SearchSection>& search) {
     for (std::size_t i = 0; i < eb.chapters.size(); ++i) {
       chapter_page_for(eb, i, search);
@@ -406,6 +418,14 @@ SiteFiles render_site(const book::Book& book, const filters::Resolution& resolut
   return Renderer(book, resolution, options, diags).run();
 }
 
+SiteFiles render_pages(const book::Book& book, const filters::Resolution& resolution,
+                       const SiteOptions& options, Diagnostics& diags,
+                       const std::vector<std::pair<std::size_t, std::size_t>>& chapters) {
+  SiteOptions pages_only = options;
+  pages_only.search = false;
+  return Renderer(book, resolution, pages_only, diags).pages(chapters);
+}
+
 void render_search(const book::Book& book, SiteFiles& files) {
   std::erase_if(files.generated, [](const auto& kv) { return is_search_file(kv.first); });
   for (const auto& eb : book.editions) Renderer::search_index(eb, Renderer::edition_sections(eb), files);
@@ -444,6 +464,26 @@ void write_site(const SiteFiles& files, const fs::path& out) {
     if (ec) fs::copy_file(src, dest, fs::copy_options::overwrite_existing);
   }
   staged.commit();
+}
+
+std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const fs::path& out) {
+  std::vector<std::string> changed;
+  for (auto& [rel, content] : part.generated) {
+    std::string& now = files.generated[rel];
+    if (now == content && fs::exists(out / rel)) continue;
+    fs::create_directories((out / rel).parent_path());
+    output::write_file_atomic(out / rel, content);
+    now = std::move(content);
+    if (rel.ends_with(".html")) changed.push_back(rel);
+  }
+  for (auto& [rel, src] : part.copied) {
+    auto it = files.copied.find(rel);
+    if (it != files.copied.end() && it->second == src && fs::exists(out / rel)) continue;
+    fs::create_directories((out / rel).parent_path());
+    fs::copy_file(src, out / rel, fs::copy_options::overwrite_existing);
+    files.copied[rel] = src;
+  }
+  return changed;
 }
 
 std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles& next, const fs::path& out) {

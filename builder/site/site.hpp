@@ -32,6 +32,12 @@ struct SiteFiles {
 SiteFiles render_site(const book::Book& book, const filters::Resolution& resolution,
                       const SiteOptions& options, Diagnostics& diags);
 
+// Renders only the pages of the given chapters, as render_site renders them, with the figures they
+// show (`site --serve`, after those chapters changed): (edition index, chapter index) pairs.
+SiteFiles render_pages(const book::Book& book, const filters::Resolution& resolution,
+                       const SiteOptions& options, Diagnostics& diags,
+                       const std::vector<std::pair<std::size_t, std::size_t>>& chapters);
+
 // Adds (or replaces) the search index of every edition in `files`. An edition whose searchable text is
 // unchanged since the last call in this process reuses its index.
 void render_search(const book::Book& book, SiteFiles& files);
@@ -46,6 +52,10 @@ void write_site(const SiteFiles& files, const std::filesystem::path& out);
 // removes files that are gone. Returns the relative paths of the HTML pages that changed.
 std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles& next,
                                      const std::filesystem::path& out);
+
+// Puts the files of `part` (from render_pages) into `files` and, where they differ, into the live
+// folder `out`; returns the HTML pages that changed.
+std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const std::filesystem::path& out);
 
 // The page of a chapter relative to the site root ("en/ch04.html").
 std::string chapter_page(const book::Edition& edition, const std::string& key);

@@ -46,8 +46,10 @@ void Watcher::add_tree(const fs::path& dir, const std::set<fs::path>& skip) {
   }
 }
 
-std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chrono::milliseconds settle) {
+std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chrono::milliseconds settle,
+                                    std::chrono::milliseconds quiet) {
   std::vector<fs::path> changed;
+  std::set<fs::path> writing;  // modified, not yet closed: a save in progress
   auto read_events = [&] {
     alignas(inotify_event) std::array<char, 64 * 1024> buf;
     for (;;) {
@@ -65,6 +67,10 @@ std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chro
           continue;
         fs::path path = w->second / name;
         if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) add_tree(path);
+        if (ev->mask & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE))
+          writing.erase(path);
+        else if ((ev->mask & (IN_MODIFY | IN_CREATE)) && !(ev->mask & IN_ISDIR))
+          writing.insert(path);
         if (std::find(changed.begin(), changed.end(), path) == changed.end()) changed.push_back(path);
       }
     }
@@ -72,12 +78,17 @@ std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chro
   pollfd pfd{fd_, POLLIN, 0};
   if (poll(&pfd, 1, static_cast<int>(timeout.count())) <= 0) return changed;
   read_events();
-  auto until = std::chrono::steady_clock::now() + settle;
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + settle;
+  auto last = Clock::now();
   for (;;) {
-    auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    auto until = writing.empty() ? std::min(deadline, last + quiet) : deadline;
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now());
     if (left.count() <= 0) break;
-    if (poll(&pfd, 1, static_cast<int>(left.count())) > 0) read_events();
+    if (poll(&pfd, 1, static_cast<int>(left.count())) > 0) {
+      read_events();
+      last = Clock::now();
+    }
   }
   return changed;
 }

@@ -19,10 +19,12 @@ class Watcher {
   // Folders whose name is in `skip` (e.g. the output folder) are not entered.
   void add_tree(const std::filesystem::path& dir, const std::set<std::filesystem::path>& skip = {});
 
-  // Blocks until something changes, then collects further changes for `settle` (editors often
-  // write a file in several steps) and returns the changed files. Returns empty on timeout.
-  std::vector<std::filesystem::path> wait(std::chrono::milliseconds timeout,
-                                          std::chrono::milliseconds settle);
+  // Blocks until something changes, then collects further changes until every file written has been
+  // closed (or renamed into place) and nothing else happened for `quiet`, waiting at most `settle`
+  // for a file still open for writing (editors often write a file in several steps). Returns the
+  // changed files; empty on timeout.
+  std::vector<std::filesystem::path> wait(std::chrono::milliseconds timeout, std::chrono::milliseconds settle,
+                                          std::chrono::milliseconds quiet = std::chrono::milliseconds(2));
 
  private:
   void add_one(const std::filesystem::path& dir);
