@@ -119,6 +119,20 @@ long long epoch_ms() {
       .count();
 }
 
+// Open pages that changed by blocks get those blocks; the others are told to fetch themselves again.
+void reload(site::DevServer& server, const std::vector<std::string>& pages,
+            const std::map<std::string, std::string>& patches) {
+  std::vector<std::string> fetch;
+  for (const auto& page : pages) {
+    auto it = patches.find(page);
+    if (it == patches.end())
+      fetch.push_back(page);
+    else
+      server.patch(page, it->second);
+  }
+  server.reload(fetch);
+}
+
 void print_warnings(const BookSession& session, const Context& ctx, LiveBook& live) {
   std::ostringstream warnings;
   session.diags.print(warnings, ctx.global.book_dir);
@@ -158,10 +172,11 @@ bool rebuild_chapters(Context& ctx, const std::vector<fs::path>& changed, site::
   filters::ResolveOptions options;
   options.evaluate = cache.evaluator ? &*cache.evaluator : nullptr;
   options.repository = &s.resolution.repository;
+  std::vector<std::vector<Diagnostic>> before;  // each chapter's diagnostics, to show what changed
   for (const auto& [e, i] : chapters) {
     book::Chapter& c = s.book->editions[e].chapters[i];
     const std::string old_title = c.title;
-    s.diags.forget(c.path);
+    before.push_back(s.diags.forget(c.path));
     lap("find");
     // Not through the parse cache: storing the tree would copy it, on the way to the page; the
     // full build after the pause parses the chapter for the cache.
@@ -178,16 +193,29 @@ bool rebuild_chapters(Context& ctx, const std::vector<fs::path>& changed, site::
   auto part = site::render_pages(*s.book, s.resolution, so, s.diags, chapters);
   lap("render");
   if (s.diags.has_errors()) return give_up();
-  auto pages = site::update_pages(files, std::move(part), ctx.global.out_dir / "site");
+  std::map<std::string, std::string> patches;
+  auto pages = site::update_pages(files, std::move(part), ctx.global.out_dir / "site", &patches);
   lap("write");
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-  server.reload(pages);
+  reload(server, pages, patches);
   if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
   if (!ctx.global.quiet)
     std::cerr << "site: " << changed.front().filename().string() << (changed.size() > 1 ? " and others" : "")
               << " changed; its page rebuilt in " << ms << " ms\n";
-  print_warnings(s, ctx, live);
+  // The chapters' diagnostics, when they changed (all of the book's are shown after the next full build).
+  for (std::size_t k = 0; k < chapters.size(); ++k) {
+    const auto& [e, i] = chapters[k];
+    auto now = s.diags.in(s.book->editions[e].chapters[i].path);
+    auto text = [&](const std::vector<Diagnostic>& ds) {
+      Diagnostics d;
+      for (const auto& x : ds) d.add(x);
+      std::ostringstream out;
+      d.print(out, ctx.global.book_dir);
+      return out.str();
+    };
+    if (std::string shown = text(now); shown != text(before[k])) std::cerr << shown;
+  }
   return true;
 }
 
@@ -213,7 +241,8 @@ void rebuild(Context& ctx, const SiteCommand& opt, const std::vector<fs::path>& 
     if (site::is_search_file(rel)) next->generated[rel] = content;
   next->search_index_bytes = files.search_index_bytes;
   next->search_query_bytes = files.search_query_bytes;
-  auto pages = site::update_site(files, *next, out);
+  std::map<std::string, std::string> patches;
+  auto pages = site::update_site(files, *next, out, &patches);
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   if (!ctx.global.quiet && !changed.empty()) {
@@ -221,7 +250,7 @@ void rebuild(Context& ctx, const SiteCommand& opt, const std::vector<fs::path>& 
     std::cerr << "site: " << shown << " changed; rebuilt in " << ms << " ms, " << pages.size()
               << " pages updated\n";
   }
-  server.reload(pages);
+  reload(server, pages, patches);
   if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
   site::SiteFiles with_search = *next;
   site::render_search(*session.book, with_search);

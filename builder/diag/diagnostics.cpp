@@ -108,9 +108,23 @@ void Diagnostics::add(Diagnostic d) {
   items_.push_back(std::move(d));
 }
 
-void Diagnostics::forget(const std::filesystem::path& file) {
+std::vector<Diagnostic> Diagnostics::forget(const std::filesystem::path& file) {
   std::lock_guard lock(mutex_);
-  std::erase_if(items_, [&](const Diagnostic& d) { return d.loc.path == file; });
+  std::vector<Diagnostic> gone;
+  std::erase_if(items_, [&](Diagnostic& d) {
+    if (!(d.loc.path == file)) return false;
+    gone.push_back(std::move(d));
+    return true;
+  });
+  return gone;
+}
+
+std::vector<Diagnostic> Diagnostics::in(const std::filesystem::path& file) const {
+  std::lock_guard lock(mutex_);
+  std::vector<Diagnostic> out;
+  for (const auto& d : items_)
+    if (d.loc.path == file) out.push_back(d);
+  return out;
 }
 
 void Diagnostics::keep_checks(const std::vector<std::string>& checks) {

@@ -78,8 +78,11 @@ class Diagnostics {
     std::string previous_;
   };
 
-  // Drops every diagnostic located in `file` (`site --serve`, before the file is read again).
-  void forget(const std::filesystem::path& file);
+  // Drops every diagnostic located in `file` (`site --serve`, before the file is read again), and
+  // returns them.
+  std::vector<Diagnostic> forget(const std::filesystem::path& file);
+  // The diagnostics located in `file`.
+  [[nodiscard]] std::vector<Diagnostic> in(const std::filesystem::path& file) const;
 
   // Keeps only the diagnostics of the given checks (and parse problems, which affect everything).
   void keep_checks(const std::vector<std::string>& checks);

@@ -82,18 +82,14 @@ bool is_lfs_pointer(std::string_view head) {
   return head.starts_with("version https://git-lfs.github.com/spec/v1");
 }
 
-std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics& diags) const {
+std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, std::string& error) const {
   const fs::path& src = request.source;
   std::error_code ec;
-  if (!fs::is_regular_file(src, ec)) {
-    diags.error(request.loc, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")");
-    return std::nullopt;
-  }
   std::string ext = lower_extension(src);
   bool pdf = ext == ".pdf";
   if (!pdf && media_type_of(src).empty()) {
-    diags.error(request.loc, "image `" + src.filename().string() +
-                                 "` is not in a format the outputs accept (PNG, JPEG, GIF, SVG or PDF)");
+    error = "image `" + src.filename().string() +
+            "` is not in a format the outputs accept (PNG, JPEG, GIF, SVG or PDF)";
     return std::nullopt;
   }
   // Only the first bytes are needed to spot an LFS pointer; a PDF is read whole for its hash.
@@ -105,19 +101,18 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
     head.resize(static_cast<std::size_t>(in.gcount()));
   }
   if (is_lfs_pointer(head)) {
-    diags.error(request.loc, "image `" + src.filename().string() +
-                                 "` is a Git LFS pointer, not the image: run `git lfs pull`");
+    error = "image `" + src.filename().string() + "` is a Git LFS pointer, not the image: run `git lfs pull`";
     return std::nullopt;
   }
   if (std::string problem = image_problem(src); !problem.empty()) {
-    diags.error(request.loc, "image `" + src.filename().string() + "` " + problem);
+    error = "image `" + src.filename().string() + "` " + problem;
     return std::nullopt;
   }
   if (!pdf) return Prepared{src, src, media_type_of(src), ext};
 
   auto content = read_file(src);
   if (!content) {
-    diags.error(request.loc, "cannot read image `" + src.string() + "`");
+    error = "cannot read image `" + src.string() + "`";
     return std::nullopt;
   }
   // The key covers the renderer's settings, so that changing them never serves a stale PNG.
@@ -125,13 +120,55 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
   fs::path png = dir_ / (key + ".png");
   if (!fs::is_regular_file(png, ec)) {
     fs::create_directories(dir_, ec);
-    std::string error = render_pdf(*content, png, kRenderWidth);
-    if (!error.empty()) {
-      diags.error(request.loc, "figure `" + src.filename().string() + "`: " + error);
+    if (std::string problem = render_pdf(*content, png, kRenderWidth); !problem.empty()) {
+      error = "figure `" + src.filename().string() + "`: " + problem;
       return std::nullopt;
     }
   }
   return Prepared{src, png, "image/png", ".png"};
+}
+
+std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics& diags) const {
+  const fs::path& src = request.source;
+  std::error_code ec;
+  if (!fs::is_regular_file(src, ec)) {
+    diags.error(request.loc, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")");
+    return std::nullopt;
+  }
+  // What an image gave is remembered for the process while the file keeps its time and size: the dev
+  // server prepares a chapter's figures on every save, and reading a PDF whole for its hash is most of
+  // the cost of a page.
+  struct Memo {
+    fs::file_time_type mtime;
+    std::uintmax_t size = 0;
+    std::optional<Prepared> result;
+    std::string error;
+  };
+  static std::mutex mutex;
+  static std::map<std::pair<fs::path, fs::path>, Memo> memo;
+  const auto mtime = fs::last_write_time(src, ec);
+  const auto size = ec ? 0 : fs::file_size(src, ec);
+  if (!ec) {
+    std::unique_lock lock(mutex);
+    auto it = memo.find({dir_, src});
+    if (it != memo.end() && it->second.mtime == mtime && it->second.size == size) {
+      Memo hit = it->second;
+      lock.unlock();
+      std::error_code gone;
+      if (!hit.result || hit.result->file == src || fs::is_regular_file(hit.result->file, gone)) {
+        if (!hit.error.empty()) diags.error(request.loc, hit.error);
+        return hit.result;
+      }
+    }
+  }
+  std::string error;
+  auto result = prepare_uncached(request, error);
+  if (!error.empty()) diags.error(request.loc, error);
+  if (!ec) {
+    std::lock_guard lock(mutex);
+    memo[{dir_, src}] = Memo{mtime, size, result, error};
+  }
+  return result;
 }
 
 std::vector<std::optional<Prepared>> FigureCache::prepare_all(const std::vector<Request>& requests,

@@ -46,6 +46,7 @@ class FigureCache {
                                                    const std::string& progress_label = {}) const;
 
  private:
+  std::optional<Prepared> prepare_uncached(const Request& request, std::string& error) const;
   std::filesystem::path dir_;
 };
 

@@ -381,6 +381,10 @@ void DevServer::reload(const std::vector<std::string>& pages) {
   publish("reload", data);
 }
 
+void DevServer::patch(const std::string& page, const std::string& patch) {
+  publish("patch", page + "\n" + patch);
+}
+
 void DevServer::failed(const std::string& diagnostics) {
   publish("failed", diagnostics);
 }

@@ -40,6 +40,9 @@ class DevServer {
 
   // Tells open pages which pages changed ("*" for all); they reload if they are one of them.
   void reload(const std::vector<std::string>& pages);
+  // Hands the open copies of `page` the blocks that changed (site::block_patch), so that they update
+  // without fetching the page again; precedes the reload of the other pages.
+  void patch(const std::string& page, const std::string& patch);
   // Shows build errors over every open page (until the next successful rebuild).
   void failed(const std::string& diagnostics);
 

@@ -466,13 +466,77 @@ void write_site(const SiteFiles& files, const fs::path& out) {
   staged.commit();
 }
 
-std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const fs::path& out) {
+namespace {
+
+// A page of the dev server cut at its block markers (writers/html.cpp): the blocks, and everything
+// else — head, sidebar, table of contents, pager — which a patch requires to be unchanged. Between
+// two blocks there is only the marker and white space; anything else makes the page `irregular`.
+struct MarkedPage {
+  struct Block {
+    std::string_view hash, html;
+  };
+  std::vector<Block> blocks;
+  std::string_view head, tail;
+  bool irregular = false;
+};
+
+MarkedPage cut_at_markers(std::string_view page) {
+  static constexpr std::string_view marker = "<!--bb-->", open = "<div class=\"bb-block\" data-h=\"";
+  MarkedPage out;
+  for (std::size_t pos = 0;;) {
+    std::size_t end = page.find(marker, pos);
+    std::string_view piece =
+        page.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    std::size_t at = piece.find(open);
+    if (end == std::string_view::npos || at == std::string_view::npos ||
+        piece.size() < at + open.size() + 16) {
+      // Past the last block: the rest of the page (or a page without blocks).
+      out.irregular |= end != std::string_view::npos;
+      out.tail = page.substr(pos);
+      if (out.blocks.empty()) out.head = page.substr(0, pos);
+      return out;
+    }
+    std::string_view before = piece.substr(0, at);
+    if (out.blocks.empty())
+      out.head = page.substr(0, pos + at);
+    else if (before.find_first_not_of(" \n") != std::string_view::npos)
+      out.irregular = true;
+    out.blocks.push_back({piece.substr(at + open.size(), 16), piece.substr(at)});
+    pos = end + marker.size();
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> block_patch(std::string_view before, std::string_view after, std::size_t limit) {
+  MarkedPage a = cut_at_markers(before), b = cut_at_markers(after);
+  if (a.blocks.empty() || b.blocks.empty() || a.irregular || b.irregular || a.head != b.head ||
+      a.tail != b.tail)
+    return std::nullopt;
+  std::size_t p = 0, q = 0;
+  while (p < a.blocks.size() && p < b.blocks.size() && a.blocks[p].hash == b.blocks[p].hash) ++p;
+  while (q < a.blocks.size() - p && q < b.blocks.size() - p &&
+         a.blocks[a.blocks.size() - 1 - q].hash == b.blocks[b.blocks.size() - 1 - q].hash)
+    ++q;
+  std::string gone, html;
+  for (std::size_t k = p; k < a.blocks.size() - q; ++k) (gone += gone.empty() ? "" : " ") += a.blocks[k].hash;
+  for (std::size_t k = p; k < b.blocks.size() - q; ++k) html += b.blocks[k].html;
+  // A carriage return would end a line of the event stream (the HTML of a page never needs one).
+  if (html.size() > limit || html.find('\r') != std::string::npos) return std::nullopt;
+  return std::to_string(a.blocks.size()) + " " + std::to_string(p) + " " + std::to_string(q) + "\n" + gone +
+         "\n" + html;
+}
+
+std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const fs::path& out,
+                                      std::map<std::string, std::string>* patches) {
   std::vector<std::string> changed;
   for (auto& [rel, content] : part.generated) {
     std::string& now = files.generated[rel];
     if (now == content && fs::exists(out / rel)) continue;
     fs::create_directories((out / rel).parent_path());
     output::write_file_atomic(out / rel, content);
+    if (patches && rel.ends_with(".html"))
+      if (auto patch = block_patch(now, content)) (*patches)[rel] = std::move(*patch);
     now = std::move(content);
     if (rel.ends_with(".html")) changed.push_back(rel);
   }
@@ -486,13 +550,16 @@ std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const fs
   return changed;
 }
 
-std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles& next, const fs::path& out) {
+std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles& next, const fs::path& out,
+                                     std::map<std::string, std::string>* patches) {
   std::vector<std::string> changed;
   for (const auto& [rel, content] : next.generated) {
     auto it = previous.generated.find(rel);
     if (it != previous.generated.end() && it->second == content && fs::exists(out / rel)) continue;
     fs::create_directories((out / rel).parent_path());
     output::write_file_atomic(out / rel, content);
+    if (patches && it != previous.generated.end() && rel.ends_with(".html"))
+      if (auto patch = block_patch(it->second, content)) (*patches)[rel] = std::move(*patch);
     if (rel.ends_with(".html")) changed.push_back(rel);
   }
   for (const auto& [rel, src] : next.copied) {

@@ -5,7 +5,10 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"
@@ -49,13 +52,24 @@ bool is_search_file(const std::string& rel);
 void write_site(const SiteFiles& files, const std::filesystem::path& out);
 
 // Writes only what differs from `previous` into the live folder `out` (each file atomically) and
-// removes files that are gone. Returns the relative paths of the HTML pages that changed.
+// removes files that are gone. Returns the relative paths of the HTML pages that changed; with
+// `patches`, also the block patch (block_patch) of each changed page that has one.
 std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles& next,
-                                     const std::filesystem::path& out);
+                                     const std::filesystem::path& out,
+                                     std::map<std::string, std::string>* patches = nullptr);
+
+// How an open page of the dev server turns from `before` into `after` by replacing blocks (the
+// writer's block markers), for website/live-reload.js: "N P Q" (the old page's block count and how
+// many blocks at its start and end stay), the hashes of the old blocks that go, and the HTML of the
+// new ones, on three lines. None when anything outside the blocks changed (title, contents, table of
+// contents) or the new blocks are larger than `limit` bytes: the page is then fetched again.
+std::optional<std::string> block_patch(std::string_view before, std::string_view after,
+                                       std::size_t limit = 256 * 1024);
 
 // Puts the files of `part` (from render_pages) into `files` and, where they differ, into the live
 // folder `out`; returns the HTML pages that changed.
-std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const std::filesystem::path& out);
+std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const std::filesystem::path& out,
+                                      std::map<std::string, std::string>* patches = nullptr);
 
 // The page of a chapter relative to the site root ("en/ch04.html").
 std::string chapter_page(const book::Edition& edition, const std::string& key);

@@ -24,7 +24,7 @@ class Watcher {
   // for a file still open for writing (editors often write a file in several steps). Returns the
   // changed files; empty on timeout.
   std::vector<std::filesystem::path> wait(std::chrono::milliseconds timeout, std::chrono::milliseconds settle,
-                                          std::chrono::milliseconds quiet = std::chrono::milliseconds(2));
+                                          std::chrono::milliseconds quiet = std::chrono::milliseconds(1));
 
  private:
   void add_one(const std::filesystem::path& dir);

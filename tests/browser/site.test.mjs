@@ -94,7 +94,13 @@ try {
   await test("editing a manuscript while serving reloads the page with the change", async () => {
     const page = await browser.newPage();
     await page.goto(server.url + "en/ch01.html");
-    await page.evaluate(() => document.addEventListener("bookbuild:updated", () => { window.__updatedAt = Date.now(); }));
+    await page.evaluate(() => {
+      document.addEventListener("bookbuild:updated", () => { window.__updatedAt = Date.now(); });
+      // The page's own requests: a text edit must arrive with the server's event, not by a fetch.
+      const original = window.fetch;
+      window.__fetches = [];
+      window.fetch = (...args) => { window.__fetches.push(String(args[0])); return original(...args); };
+    });
     const file = join(server.book, "book-en", "chapter01.md");
     const marker = `Freshly edited sentence ${Date.now()}.`;
     const t0 = Date.now();
@@ -102,6 +108,8 @@ try {
     await page.waitForFunction((m) => document.body.textContent.includes(m), marker, { timeout: 10000 });
     const shown = await page.evaluate(() => window.__updatedAt);
     console.log(`     change in the page ${shown - t0} ms after the save`);
+    const fetched = await page.evaluate(() => window.__fetches);
+    assert(fetched.length === 0, `the edit came as a patch of blocks, yet the page fetched ${fetched.join(", ")}`);
     const marks = server.log().match(/(change seen|reload sent) at \d+/g);
     if (marks) console.log(`     server: ${marks.slice(-2).map((m) => m.replace(/\d+$/, (n) => `+${n - t0} ms`)).join(", ")}`);
   });

@@ -22,6 +22,7 @@ struct Session {
   Diagnostics diags;
   std::optional<filters::Evaluator> evaluator;
   SiteOptions options;
+  SiteFiles files;
 
   [[nodiscard]] filters::ResolveOptions resolve_options() const {
     filters::ResolveOptions o;
@@ -51,7 +52,7 @@ std::unique_ptr<Session> full_build(const fs::path& root) {
   s->options.live_reload = true;
   s->options.figure_cache = root / "out" / ".cache" / "figures";
   s->options.out = root / "out";
-  render_site(s->book, s->resolution, s->options, s->diags);
+  s->files = render_site(s->book, s->resolution, s->options, s->diags);
   return s;
 }
 
@@ -123,15 +124,26 @@ TEST(LiveRebuild, AnEditedChapterAloneGivesWhatAFullBuildGives) {
   ASSERT_TRUE(part.generated.count(page));
 
   auto fresh = full_build(root);
-  SiteFiles all = render_site(fresh->book, fresh->resolution, fresh->options, fresh->diags);
+  const SiteFiles& all = fresh->files;
   EXPECT_EQ(part.generated.at(page), all.generated.at(page));
-  EXPECT_NE(part.generated.at(page).find("A sentence added at the top"), std::string::npos);
+  // The edit changed the page's description (its first paragraph): the open page must fetch itself.
+  EXPECT_FALSE(block_patch(live->files.generated.at(page), part.generated.at(page)));
   for (const auto& [rel, src] : part.copied) EXPECT_EQ(all.copied.at(rel), src) << rel;
   EXPECT_EQ(shown(live->diags), shown(fresh->diags));
   EXPECT_EQ(bindings(live->resolution), bindings(fresh->resolution));
   bool missing_anchor = false;
   for (const auto& s : shown(live->diags)) missing_anchor |= s.find("`#nowhere`") != std::string::npos;
   EXPECT_TRUE(missing_anchor);
+
+  // A second edit, at the end: the open page gets it as a patch of the blocks that changed.
+  test::write_file(file, text + "\nOne more sentence at the end.\n");
+  SiteFiles second;
+  ASSERT_TRUE(rebuild_alone(*live, e, i, second));
+  auto patch = block_patch(part.generated.at(page), second.generated.at(page));
+  ASSERT_TRUE(patch);
+  EXPECT_NE(patch->find("One more sentence at the end."), std::string::npos);
+  EXPECT_LT(patch->size(), part.generated.at(page).size() / 10);
+  EXPECT_EQ(second.generated.at(page), full_build(root)->files.generated.at(page));
 }
 
 // Edits that change what other pages show or what other chapters' references resolve to.
@@ -153,6 +165,37 @@ TEST(LiveRebuild, EditsThatOtherChaptersReadNeedTheWholeBook) {
     SiteFiles part;
     EXPECT_FALSE(rebuild_alone(*live, e, i, part)) << what;
   }
+}
+
+// A page as the dev server writes it: head and chrome around marked blocks (writers/html.cpp).
+std::string marked_page(const std::string& title,
+                        const std::vector<std::pair<std::string, std::string>>& blocks) {
+  std::string out = "<html><head><title>" + title + "</title></head><body><main id=\"content\">\n";
+  for (const auto& [hash, body] : blocks)
+    out += "<div class=\"bb-block\" data-h=\"" + hash + "\">" + body + "</div><!--bb-->\n";
+  return out + "</main></body></html>\n";
+}
+
+TEST(LiveRebuild, APatchCarriesOnlyTheBlocksThatChanged) {
+  const std::string a(16, 'a'), b(16, 'b'), c(16, 'c'), x(16, 'e');
+  std::string before = marked_page("T", {{a, "<p>A</p>"}, {b, "<p>B</p>"}, {c, "<p>C</p>"}});
+  std::string after = marked_page("T", {{a, "<p>A</p>"}, {x, "<p>X\nY</p>"}, {c, "<p>C</p>"}});
+  auto patch = block_patch(before, after);
+  ASSERT_TRUE(patch);
+  EXPECT_EQ(*patch, "3 1 1\n" + b + "\n<div class=\"bb-block\" data-h=\"" + x + "\"><p>X\nY</p></div>");
+  // A block added at the end, one removed from the start.
+  const std::string longer =
+      marked_page("T", {{a, "<p>A</p>"}, {b, "<p>B</p>"}, {c, "<p>C</p>"}, {x, "<p>X</p>"}});
+  EXPECT_EQ(block_patch(before, longer).value_or("none"),
+            "3 3 0\n\n<div class=\"bb-block\" data-h=\"" + x + "\"><p>X</p></div>");
+  const std::string shorter = marked_page("T", {{b, "<p>B</p>"}, {c, "<p>C</p>"}});
+  EXPECT_EQ(block_patch(before, shorter).value_or("none"), "3 0 2\n" + a + "\n");
+  // Anything outside the blocks (here the title) changed: the page must be fetched.
+  EXPECT_FALSE(block_patch(before, marked_page("U", {{a, "<p>A</p>"}, {x, "<p>X</p>"}, {c, "<p>C</p>"}})));
+  // A carriage return would break the event stream; a page without blocks has nothing to patch.
+  EXPECT_FALSE(block_patch(before, marked_page("T", {{a, "<p>A</p>"}, {x, "<p>X\r</p>"}, {c, "<p>C</p>"}})));
+  EXPECT_FALSE(block_patch("<html></html>", "<html> </html>"));
+  EXPECT_FALSE(block_patch(before, after, 10));  // larger than the limit
 }
 
 }  // namespace
