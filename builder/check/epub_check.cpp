@@ -3,13 +3,10 @@
 #include "text/url.hpp"
 #include "writers/escape.hpp"
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlerror.h>
-
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -23,31 +20,6 @@ namespace bb::check {
 namespace fs = std::filesystem;
 
 namespace {
-
-struct XmlProblem {
-  int line = 0;
-  std::string message;
-};
-
-void collect_error(void* ctx, const xmlError* error) {
-  auto* problems = static_cast<std::vector<XmlProblem>*>(ctx);
-  std::string message = error->message ? error->message : "XML error";
-  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  problems->push_back({error->line, message});
-}
-
-// Parses XML without touching the network; every well-formedness error is returned.
-XmlDoc parse_xml(const std::string& data, const std::string& name, std::vector<XmlProblem>& problems) {
-  xmlSetStructuredErrorFunc(&problems, [](void* ctx, xmlError* e) { collect_error(ctx, e); });
-  XmlDoc doc(xmlReadMemory(data.data(), static_cast<int>(data.size()), name.c_str(), "UTF-8",
-                           XML_PARSE_NONET | XML_PARSE_NOWARNING));
-  xmlSetStructuredErrorFunc(nullptr, nullptr);
-  return doc;
-}
-
-bool has_attr(const xmlNode* n, const char* name) {
-  return xmlHasProp(n, reinterpret_cast<const xmlChar*>(name)) != nullptr;
-}
 
 // The archive path `href` (relative to the entry `base`) names, with `.` and `..` resolved.
 std::string resolve(const std::string& base, const std::string& href) {
@@ -111,20 +83,20 @@ class EpubChecker {
       diags_.error(at("mimetype"), "`mimetype` must contain exactly `application/epub+zip`");
   }
 
-  XmlDoc parse(const std::string& entry) {
+  std::optional<XmlDoc> parse(const std::string& entry) {
     auto data = zip_->read(entry);
     if (!data) {
       diags_.error(at(entry), "missing from the archive");
-      return nullptr;
+      return std::nullopt;
     }
     std::vector<XmlProblem> problems;
-    XmlDoc doc = parse_xml(*data, entry, problems);
+    auto doc = parse_xml(*data, entry, false, problems);
     for (const auto& p : problems) diags_.error(at(entry, p.line), "not well-formed XML: " + p.message);
-    if (!problems.empty()) return nullptr;
+    if (!problems.empty()) return std::nullopt;
     // libxml2 refuses an empty document without a word.
-    if (!doc || !xmlDocGetRootElement(doc.get())) {
+    if (!doc) {
       diags_.error(at(entry), data->empty() ? "the file is empty" : "no XML document in the file");
-      return nullptr;
+      return std::nullopt;
     }
     return doc;
   }
@@ -135,17 +107,16 @@ class EpubChecker {
       diags_.error({name_, 0, 0}, "no META-INF/container.xml");
       return {};
     }
-    XmlDoc doc = parse(entry);
+    auto doc = parse(entry);
     if (!doc) return {};
     std::string path;
-    each_element(xmlDocGetRootElement(doc.get()), [&](xmlNode* n) {
-      if (local_name(n) == "rootfile" && path.empty()) {
-        path = attr(n, "full-path");
-        if (attr(n, "media-type") != "application/oebps-package+xml")
-          diags_.error(at(entry, xmlGetLineNo(n)),
-                       "rootfile media-type must be application/oebps-package+xml");
+    for (const XmlElement& n : doc->elements) {
+      if (n.name == "rootfile" && path.empty()) {
+        path = n.attr("full-path");
+        if (n.attr("media-type") != "application/oebps-package+xml")
+          diags_.error(at(entry, n.line), "rootfile media-type must be application/oebps-package+xml");
       }
-    });
+    }
     if (path.empty())
       diags_.error(at(entry), "no rootfile names the package document");
     else if (!zip_->contains(path))
@@ -154,48 +125,47 @@ class EpubChecker {
   }
 
   void package(const std::string& entry) {
-    XmlDoc doc = parse(entry);
+    auto doc = parse(entry);
     if (!doc) return;
-    xmlNode* root = xmlDocGetRootElement(doc.get());
-    if (local_name(root) != "package") {
-      diags_.error(
-          at(entry, static_cast<int>(xmlGetLineNo(root))),
-          "the package document's root element is `" + std::string(local_name(root)) + "`, not `package`");
+    const XmlElement& root = doc->elements.front();
+    if (root.name != "package") {
+      diags_.error(at(entry, root.line),
+                   "the package document's root element is `" + root.name + "`, not `package`");
       return;
     }
-    std::string unique_id = attr(root, "unique-identifier");
+    std::string unique_id = root.attr("unique-identifier");
     std::set<std::string> ids;
     std::map<std::string, std::string> properties;
     bool identifier = false, title = false, language = false, modified = false, nav = false;
     bool has_manifest = false, has_spine = false;
     std::vector<std::pair<std::string, int>> spine;
-    each_element(root, [&](xmlNode* n) {
-      std::string_view name = local_name(n);
-      int line = static_cast<int>(xmlGetLineNo(n));
-      if (name == "identifier" && attr(n, "id") == unique_id) identifier = true;
+    for (const XmlElement& n : doc->elements) {
+      std::string_view name = n.name;
+      int line = n.line;
+      if (name == "identifier" && n.attr("id") == unique_id) identifier = true;
       if (name == "title") title = true;
-      if (name == "manifest" && n->parent == root) has_manifest = true;
-      if (name == "spine" && n->parent == root) has_spine = true;
+      if (name == "manifest" && n.parent == 0) has_manifest = true;
+      if (name == "spine" && n.parent == 0) has_spine = true;
       if (name == "language") language = true;
-      if (name == "meta" && attr(n, "property") == "dcterms:modified") modified = true;
+      if (name == "meta" && n.attr("property") == "dcterms:modified") modified = true;
       if (name == "item") {
-        std::string id = attr(n, "id"), href = attr(n, "href"), type = attr(n, "media-type");
+        std::string id = n.attr("id"), href = n.attr("href"), type = n.attr("media-type");
         ids.insert(id);
         if (text::classify_url(href) != text::UrlKind::Relative) {
           diags_.error(at(entry, line), "manifest item `" + id + "` is remote: `" + href + "`");
-          return;
+          continue;
         }
         std::string path = resolve(entry, href);
         if (!zip_->contains(path))
           diags_.error(at(entry, line),
                        "manifest item `" + id + "` names `" + path + "`, which is not in the archive");
         manifest_[path] = type;
-        std::string props = attr(n, "properties");
+        std::string props = n.attr("properties");
         if ((" " + props + " ").find(" nav ") != std::string::npos) nav = true;
         properties[path] = props;
       }
-      if (name == "itemref") spine.emplace_back(attr(n, "idref"), line);
-    });
+      if (name == "itemref") spine.emplace_back(n.attr("idref"), line);
+    }
     if (!identifier)
       diags_.error(at(entry), "no dc:identifier matches unique-identifier `" + unique_id + "`");
     if (!title) diags_.error(at(entry), "no dc:title");
@@ -213,24 +183,22 @@ class EpubChecker {
   }
 
   void xhtml(const std::string& entry) {
-    XmlDoc doc = parse(entry);
+    auto doc = parse(entry);
     if (!doc) return;
-    xmlNode* root = xmlDocGetRootElement(doc.get());
+    const XmlElement& root = doc->elements.front();
     auto& ids = ids_[entry];
-    if (!has_attr(root, "lang") || attr(root, "lang", "http://www.w3.org/XML/1998/namespace").empty())
-      diags_.error(at(entry, static_cast<int>(xmlGetLineNo(root))),
-                   "the html element needs both lang and xml:lang");
-    each_element(root, [&](xmlNode* n) {
-      int line = static_cast<int>(xmlGetLineNo(n));
-      std::string id = attr(n, "id");
-      if (!id.empty() && !ids.insert(id).second) diags_.error(at(entry, line), "duplicate id `" + id + "`");
+    if (!root.has_attr("lang") || root.attr("lang", "http://www.w3.org/XML/1998/namespace").empty())
+      diags_.error(at(entry, root.line), "the html element needs both lang and xml:lang");
+    for (const XmlElement& n : doc->elements) {
+      std::string id = n.attr("id");
+      if (!id.empty() && !ids.insert(id).second) diags_.error(at(entry, n.line), "duplicate id `" + id + "`");
       for (const char* a : {"href", "src"}) {
-        if (!has_attr(n, a)) continue;
-        std::string url = attr(n, a);
-        bool resource = std::string_view(a) == "src" || local_name(n) == "link";
-        refs_.push_back({entry, line, url, resource});
+        if (!n.has_attr(a)) continue;
+        std::string url = n.attr(a);
+        bool resource = std::string_view(a) == "src" || n.name == "link";
+        refs_.push_back({entry, n.line, url, resource});
       }
-    });
+    }
   }
 
   void links() {

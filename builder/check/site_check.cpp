@@ -5,9 +5,6 @@
 #include "text/url.hpp"
 #include "writers/escape.hpp"
 
-#include <libxml/HTMLparser.h>
-#include <libxml/tree.h>
-
 #include <fstream>
 #include <map>
 #include <memory>
@@ -32,21 +29,21 @@ struct Page {
 };
 
 // The ids a page defines and the references it makes.
-Page collect(xmlNode* root) {
+Page collect(const XmlDoc& doc) {
   Page page;
-  each_element(root, [&](xmlNode* n) {
-    std::string id = attr(n, "id");
+  for (const XmlElement& n : doc.elements) {
+    std::string id = n.attr("id");
     if (!id.empty()) page.ids.insert(id);
-    std::string_view name = local_name(n);
-    if (name == "a" && !attr(n, "name").empty()) page.ids.insert(attr(n, "name"));
+    std::string_view name = n.name;
+    if (name == "a" && !n.attr("name").empty()) page.ids.insert(n.attr("name"));
     const char* ref_attr = name == "a" || name == "link"         ? "href"
                            : (name == "img" || name == "script") ? "src"
                                                                  : nullptr;
     if (ref_attr) {
-      std::string url = attr(n, ref_attr);
-      if (!url.empty()) page.refs.push_back({url, static_cast<int>(xmlGetLineNo(n))});
+      std::string url = n.attr(ref_attr);
+      if (!url.empty()) page.refs.push_back({url, n.line});
     }
-  });
+  }
   return page;
 }
 
@@ -76,9 +73,9 @@ SiteCheckStats check_site(const fs::path& site, Diagnostics& diags, const std::s
     std::ostringstream ss;
     ss << in.rdbuf();
     std::string html = ss.str();
-    XmlDoc doc(htmlReadMemory(html.data(), static_cast<int>(html.size()), f.path().c_str(), "UTF-8",
-                              HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET));
-    pages[fs::weakly_canonical(f.path())] = doc ? collect(xmlDocGetRootElement(doc.get())) : Page{};
+    std::vector<XmlProblem> ignored;  // the HTML parser recovers from everything
+    auto doc = parse_xml(html, f.path().string(), true, ignored);
+    pages[fs::weakly_canonical(f.path())] = doc ? collect(*doc) : Page{};
   }
   stats.pages = pages.size();
   fs::path root = fs::weakly_canonical(site);

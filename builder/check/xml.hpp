@@ -1,43 +1,47 @@
-// libxml2 helpers shared by the checks that read our own outputs back (site pages, EPUB entries).
+// The documents the checks read back (site pages, EPUB entries), parsed by libxml2 in the XML module
+// (xml_module.cpp, loaded on the first parse) into a flat list of elements.
 #pragma once
 
-#include <libxml/tree.h>
-
-#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bb::check {
 
-struct XmlDocDeleter {
-  void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
+struct XmlAttribute {
+  std::string name;  // local name
+  std::string ns;    // namespace URI, "" for none
+  std::string value;
 };
-using XmlDoc = std::unique_ptr<xmlDoc, XmlDocDeleter>;
 
-// The value of attribute `name` (in namespace `ns` when given; with no namespace otherwise), or "".
-inline std::string attr(const xmlNode* n, const char* name, const char* ns = nullptr) {
-  xmlChar* v =
-      ns ? xmlGetNsProp(n, reinterpret_cast<const xmlChar*>(name), reinterpret_cast<const xmlChar*>(ns))
-         : xmlGetNoNsProp(n, reinterpret_cast<const xmlChar*>(name));
-  if (!v) return {};
-  std::string s(reinterpret_cast<const char*>(v));
-  xmlFree(v);
-  return s;
-}
+struct XmlElement {
+  std::string name;  // local name
+  int parent = -1;   // index of the parent element, -1 for the root
+  int line = 0;
+  std::vector<XmlAttribute> attributes;
 
-inline std::string_view local_name(const xmlNode* n) {
-  return reinterpret_cast<const char*>(n->name);
-}
+  // The value of attribute `name` in namespace `ns` when given, with no namespace otherwise; "" when
+  // absent.
+  std::string attr(std::string_view name, const char* ns = nullptr) const;
+  // Whether the element has an attribute of that local name, in any namespace.
+  bool has_attr(std::string_view name) const;
+};
 
-// Calls `f` on every element of the sibling list starting at `n` and their descendants, in document
-// order.
-template <typename F>
-void each_element(xmlNode* n, F&& f) {
-  for (; n; n = n->next) {
-    if (n->type != XML_ELEMENT_NODE) continue;
-    f(n);
-    each_element(n->children, f);
-  }
-}
+// Every element in document order; the first is the root.
+struct XmlDoc {
+  std::vector<XmlElement> elements;
+};
+
+struct XmlProblem {
+  int line = 0;
+  std::string message;
+};
+
+// Parses `data` as XML (without touching the network; every well-formedness error goes to
+// `problems`) or, with `html`, as HTML. nullopt when there is no document with a root element.
+// Throws FatalError when the XML module cannot be loaded.
+std::optional<XmlDoc> parse_xml(const std::string& data, const std::string& url, bool html,
+                                std::vector<XmlProblem>& problems);
 
 }  // namespace bb::check

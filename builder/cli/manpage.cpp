@@ -144,8 +144,8 @@ The XeLaTeX program for \fBpdf\fR and \fBsite \-\-with\-downloads\fR (default: \
 \fBBOOKBUILD_DATA_DIR\fR
 Folder holding \fItemplates/\fR, \fIwebsite/\fR and \fIlanguages/\fR (default: the source tree bookbuild was built from).
 .TP
-\fBBOOKBUILD_PDF_MODULE\fR, \fBBOOKBUILD_SVG_MODULE\fR, \fBBOOKBUILD_ZIP_MODULE\fR
-The loadable modules that render PDF figures to PNG, convert SVG figures to PDF, and write and read ZIP archives (EPUB) (default: the ones built beside bookbuild).
+\fBBOOKBUILD_PDF_MODULE\fR, \fBBOOKBUILD_SVG_MODULE\fR, \fBBOOKBUILD_ZIP_MODULE\fR, \fBBOOKBUILD_XML_MODULE\fR, \fBBOOKBUILD_HIGHLIGHT_MODULE\fR
+The loadable modules that render PDF figures to PNG, convert SVG figures to PDF, write and read ZIP archives (EPUB), parse pages and EPUB entries for \fBcheck\fR, and highlight code blocks (default: the ones built beside bookbuild).
 .TP
 \fBSOURCE_DATE_EPOCH\fR
 The modification time recorded in the EPUBs (seconds since 1970), for reproducible builds; default: the time of the repository's HEAD commit, else of the newest manuscript.

@@ -1,4 +1,4 @@
-// Loading the PDF, SVG and ZIP modules.
+// Loading the PDF, SVG, ZIP, XML and highlighting modules.
 #include "figures/modules.hpp"
 
 #include <dlfcn.h>
@@ -17,8 +17,8 @@ struct Loaded {
 };
 
 Loaded& loaded(Module m) {
-  static Loaded pdf, svg, zip;
-  return m == Module::Pdf ? pdf : m == Module::Svg ? svg : zip;
+  static Loaded all[5];
+  return all[static_cast<std::size_t>(m)];
 }
 
 }  // namespace
@@ -27,8 +27,10 @@ void* module_symbol(Module module, const char* symbol, std::string& error) {
   Loaded& l = loaded(module);
   std::call_once(l.once, [&] {
     static constexpr const char* variables[] = {"BOOKBUILD_PDF_MODULE", "BOOKBUILD_SVG_MODULE",
-                                                "BOOKBUILD_ZIP_MODULE"};
-    static constexpr const char* built[] = {BOOKBUILD_PDF_MODULE, BOOKBUILD_SVG_MODULE, BOOKBUILD_ZIP_MODULE};
+                                                "BOOKBUILD_ZIP_MODULE", "BOOKBUILD_XML_MODULE",
+                                                "BOOKBUILD_HIGHLIGHT_MODULE"};
+    static constexpr const char* built[] = {BOOKBUILD_PDF_MODULE, BOOKBUILD_SVG_MODULE, BOOKBUILD_ZIP_MODULE,
+                                            BOOKBUILD_XML_MODULE, BOOKBUILD_HIGHLIGHT_MODULE};
     const auto m = static_cast<std::size_t>(module);
     const char* env = std::getenv(variables[m]);
     std::string path = env && *env ? env : built[m];

@@ -1,49 +1,15 @@
-// Code highlighting with GNU Source-highlight: language definitions from its data folder, one
-// highlighter per language, tokens collected by a formatter per element name.
+// Code highlighting: a fence's language name mapped to Source-highlight's, the tokens from the
+// highlighting module (highlight_module.cpp, loaded on the first code block), and the shared palette.
 #include "highlight/highlight.hpp"
 
-#include <srchilite/formatter.h>
-#include <srchilite/formattermanager.h>
-#include <srchilite/instances.h>
-#include <srchilite/langdefmanager.h>
-#include <srchilite/langmap.h>
-#include <srchilite/sourcehighlighter.h>
+#include "figures/modules.hpp"
+#include "highlight/highlight_module.h"
 
+#include <cstdio>
 #include <map>
-#include <memory>
 #include <mutex>
 
 namespace bb::highlight {
-
-namespace {
-
-// Receives the text of one element and appends it to the current token list, merging runs of the
-// same kind (Source-highlight reports a keyword and the space after it separately).
-class Collector : public srchilite::Formatter {
- public:
-  Collector(std::string kind, std::vector<Token>** sink) : kind_(std::move(kind)), sink_(sink) {}
-  void format(const std::string& s, const srchilite::FormatterParams*) override {
-    if (s.empty()) return;
-    auto& out = **sink_;
-    if (!out.empty() && out.back().kind == kind_)
-      out.back().text += s;
-    else
-      out.push_back({kind_, s});
-  }
-
- private:
-  std::string kind_;
-  std::vector<Token>** sink_;
-};
-
-// Element names used by Source-highlight's language definitions (its default.style); anything else
-// is shown as plain text.
-constexpr const char* kElements[] = {
-    "keyword",  "type",     "usertype", "string",   "regexp",   "specialchar", "comment",     "number",
-    "preproc",  "symbol",   "function", "cbracket", "todo",     "predef_var",  "predef_func", "classname",
-    "variable", "property", "label",    "url",      "selector", "attribute",   "value",       "section"};
-
-}  // namespace
 
 const char* style_of(const std::string& kind) {
   static const std::map<std::string, const char*> map{
@@ -61,41 +27,6 @@ const char* style_of(const std::string& kind) {
 
 namespace {
 
-// One highlighter per language, built on first use. Source-highlight's objects are not thread-safe
-// and the site renders editions in parallel, so all use goes through one lock.
-struct Engine {
-  std::mutex mutex;
-  std::vector<Token>* sink = nullptr;
-  srchilite::FormatterManager formatters{srchilite::FormatterPtr(new Collector("", &sink))};
-  std::map<std::string, std::unique_ptr<srchilite::SourceHighlighter>> by_lang_file;
-
-  Engine() {
-    for (const char* e : kElements)
-      formatters.addFormatter(e, srchilite::FormatterPtr(new Collector(e, &sink)));
-  }
-
-  srchilite::SourceHighlighter* highlighter(const std::string& language) {
-    std::string file = srchilite::Instances::getLangMap()->getMappedFileName(language);
-    if (file.empty()) return nullptr;
-    auto it = by_lang_file.find(file);
-    if (it != by_lang_file.end()) return it->second.get();
-    std::unique_ptr<srchilite::SourceHighlighter> h;
-    try {
-      h = std::make_unique<srchilite::SourceHighlighter>(
-          srchilite::Instances::getLangDefManager()->getHighlightState(file));
-      h->setFormatterManager(&formatters);
-    } catch (const std::exception&) {
-      h.reset();  // a broken or missing definition file: plain text, remembered
-    }
-    return by_lang_file.emplace(file, std::move(h)).first->second.get();
-  }
-};
-
-Engine& engine() {
-  static Engine e;
-  return e;
-}
-
 std::string first_word(std::string_view info) {
   std::string lang;
   for (char c : info) {
@@ -109,40 +40,29 @@ std::string first_word(std::string_view info) {
   return lang;
 }
 
+void append(void* context, const char* kind, const char* text, std::size_t size) {
+  static_cast<std::vector<Token>*>(context)->push_back({kind, std::string(text, size)});
+}
+
 }  // namespace
 
 std::optional<std::vector<Token>> tokens(std::string_view language, std::string_view code) {
   std::string lang = first_word(language);
   if (lang.empty()) return std::nullopt;
-  Engine& e = engine();
-  std::lock_guard lock(e.mutex);
-  srchilite::SourceHighlighter* h;
-  try {
-    h = e.highlighter(lang);
-  } catch (const std::exception&) {
-    return std::nullopt;  // no lang.map in Source-highlight's data folder
+  std::string error;
+  auto highlight = reinterpret_cast<bookbuild_highlight_fn>(
+      figures::module_symbol(figures::Module::Highlight, "bookbuild_highlight", error));
+  if (!highlight) {
+    // Chapters are rendered on worker threads, where an exception cannot be reported: the code is
+    // shown as plain text, as when Source-highlight's data folder is missing, and the reason is said
+    // once.
+    static std::once_flag said;
+    std::call_once(
+        said, [&] { std::fprintf(stderr, "warning: code blocks are not highlighted: %s\n", error.c_str()); });
+    return std::nullopt;
   }
-  if (!h) return std::nullopt;
   std::vector<Token> out;
-  e.sink = &out;
-  // Each block starts in the language's initial state (an unclosed string in one block must not
-  // colour the next).
-  h->setCurrentState(h->getMainState());
-  h->clearStateStack();
-  std::size_t start = 0;
-  while (start <= code.size()) {
-    std::size_t end = code.find('\n', start);
-    std::string line(
-        code.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    h->highlightParagraph(line);
-    if (end == std::string_view::npos) break;
-    if (!out.empty() && out.back().kind.empty())
-      out.back().text += '\n';
-    else
-      out.push_back({"", "\n"});
-    start = end + 1;
-  }
-  e.sink = nullptr;
+  if (highlight(lang.c_str(), code.data(), code.size(), append, &out) != 0) return std::nullopt;
   return out;
 }
 

@@ -19,8 +19,9 @@ struct Token {
 
 // The tokens of `code` in `language` (a fence's info string: "cpp", "python", "sh", "c++", "js"; only
 // its first word counts; the languages are those of Source-highlight's lang.map). nullopt when
-// Source-highlight has no definition for the language or its definition cannot be loaded: the block is then
-// shown as plain text.
+// Source-highlight has no definition for the language, its definition cannot be loaded, or the highlighting
+// module (bookbuild_highlighter.so, loaded on the first call) cannot be loaded: the block is then shown as
+// plain text.
 std::optional<std::vector<Token>> tokens(std::string_view language, std::string_view code);
 
 // The palette entry a token kind is drawn with, shared by every writer so that the site, the EPUB and

@@ -102,6 +102,44 @@ TEST(Cli, FailedSiteBuildLeavesNoHalfWrittenOutput) {
   fs::remove_all(out);
 }
 
+// The XML and highlighting modules (figures/modules.hpp) are loaded by the runs that need them only:
+// with both pointing nowhere, the version and the LaTeX and site of a book without code blocks still
+// build, while the site check, which parses pages, stops on the module it cannot load.
+TEST(Cli, XmlAndHighlightModulesAreLoadedOnlyWhenNeeded) {
+  fs::path out = fs::temp_directory_path() / ("bb-cli-modules-" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  auto without_modules = [&](const std::string& args) {
+    return test::run_command(
+        "BOOKBUILD_XML_MODULE=/nonexistent/bookbuild_xml.so "
+        "BOOKBUILD_HIGHLIGHT_MODULE=/nonexistent/bookbuild_highlighter.so '" BOOKBUILD_EXE "' " +
+        args);
+  };
+  auto version = without_modules("--version");
+  EXPECT_EQ(version.exit_code, 0) << version.err;
+  for (const char* job : {"latex", "site"}) {
+    auto r = without_modules(book("mini") + " -q --out '" + out.string() + "' " + job);
+    EXPECT_EQ(r.exit_code, 0) << job << ": " << r.err;
+  }
+  EXPECT_TRUE(fs::exists(out / "site" / "en" / "ch01.html"));
+  auto check = without_modules(book("mini") + " -q --out '" + out.string() + "' check site");
+  EXPECT_NE(check.exit_code, 0);
+  EXPECT_NE(check.err.find("/nonexistent/bookbuild_xml.so"), std::string::npos) << check.err;
+  auto with_modules = test::run_bookbuild(book("mini") + " -q --out '" + out.string() + "' check site");
+  EXPECT_EQ(with_modules.exit_code, 0) << with_modules.err;
+  // A book with code blocks (the one `init` writes) still builds without the highlighting module, its
+  // code as plain text, and says why once.
+  fs::path fresh = out / "new-book";
+  ASSERT_EQ(test::run_bookbuild("init '" + fresh.string() + "'").exit_code, 0);
+  auto plain =
+      without_modules("--book '" + fresh.string() + "' -q --out '" + (out / "fresh").string() + "' site");
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(
+      plain.err.find("code blocks are not highlighted: cannot load /nonexistent/bookbuild_highlighter.so"),
+      std::string::npos)
+      << plain.err;
+  fs::remove_all(out);
+}
+
 // Progress (diag/progress.hpp): none in a log or a pipe, nor with -q; `--progress always` draws
 // the status line and wipes it before each line the tool prints; on a real terminal (a pty from
 // util-linux `script`) `auto` draws it unless TERM is dumb.
@@ -198,9 +236,9 @@ TEST(Cli, ManualPageCoversTheWholeCommandLine) {
        {"NAME", "SYNOPSIS", "GLOBAL OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"})
     EXPECT_NE(page.find(std::string(".SH ") + section + "\n"), std::string::npos) << section;
   // Every variable the tool reads (std::getenv in builder/) is described; PATH is everybody's.
-  for (const char* variable :
-       {"TERM", "COLUMNS", "BOOKBUILD_XELATEX", "BOOKBUILD_DATA_DIR", "BOOKBUILD_PDF_MODULE",
-        "BOOKBUILD_SVG_MODULE", "SOURCE_DATE_EPOCH", "BOOKBUILD_TIMINGS"})
+  for (const char* variable : {"TERM", "COLUMNS", "BOOKBUILD_XELATEX", "BOOKBUILD_DATA_DIR",
+                               "BOOKBUILD_PDF_MODULE", "BOOKBUILD_SVG_MODULE", "BOOKBUILD_XML_MODULE",
+                               "BOOKBUILD_HIGHLIGHT_MODULE", "SOURCE_DATE_EPOCH", "BOOKBUILD_TIMINGS"})
     EXPECT_NE(section(".SH ENVIRONMENT\n").find("\\fB" + std::string(variable)), std::string::npos)
         << variable;
 
