@@ -148,8 +148,9 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e]};
   std::vector<Binding> bindings;
   resolve_chapter(ch, eb, xref, links, options, bindings, diags);
-  // The chapter's bindings take the place of its old ones, in book order.
-  std::erase_if(r.bindings, [&](const Binding& b) { return b.edition == e && b.chapter == ch.key; });
+  // The chapter's bindings take the place of its old ones. In book order they are contiguous: found
+  // by binary search and, when there are as many as before (an edit of the text), overwritten in place
+  // — not erased and inserted, which moves every binding after them.
   auto place = [&](const Binding& b) {
     const book::EditionBook* other = book.edition(b.edition);
     const book::Chapter* c = other ? other->chapter(b.chapter) : nullptr;
@@ -157,9 +158,15 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   };
   const std::pair<std::ptrdiff_t, std::ptrdiff_t> here(static_cast<std::ptrdiff_t>(edition),
                                                        static_cast<std::ptrdiff_t>(chapter));
-  auto at = std::partition_point(r.bindings.begin(), r.bindings.end(),
+  auto lo = std::partition_point(r.bindings.begin(), r.bindings.end(),
                                  [&](const Binding& b) { return place(b) < here; });
-  r.bindings.insert(at, std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));
+  auto hi = std::partition_point(lo, r.bindings.end(), [&](const Binding& b) { return !(here < place(b)); });
+  if (static_cast<std::size_t>(hi - lo) == bindings.size()) {
+    std::move(bindings.begin(), bindings.end(), lo);
+  } else {
+    auto at = r.bindings.erase(lo, hi);
+    r.bindings.insert(at, std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));
+  }
   check_translation_labels(book, r.targets, diags, &ch);
   return true;
 }
