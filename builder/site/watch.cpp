@@ -50,6 +50,8 @@ std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chro
                                     std::chrono::milliseconds quiet) {
   std::vector<fs::path> changed;
   std::set<fs::path> writing;  // modified, not yet closed: a save in progress
+  std::set<fs::path>
+      created;  // appeared during this wait: gone again by its end, it was an editor's temporary
   auto read_events = [&] {
     alignas(inotify_event) std::array<char, 64 * 1024> buf;
     for (;;) {
@@ -71,6 +73,13 @@ std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chro
           writing.erase(path);
         else if ((ev->mask & (IN_MODIFY | IN_CREATE)) && !(ev->mask & IN_ISDIR))
           writing.insert(path);
+        if ((ev->mask & IN_CREATE) && !(ev->mask & IN_ISDIR)) created.insert(path);
+        // `sed -i` writes `sedXXXXXX` and renames it over the file; vim probes with `4913`: a file
+        // created and removed (or renamed away) within one save is no change to the book.
+        if ((ev->mask & (IN_MOVED_FROM | IN_DELETE)) && created.erase(path)) {
+          std::erase(changed, path);
+          continue;
+        }
         if (std::find(changed.begin(), changed.end(), path) == changed.end()) changed.push_back(path);
       }
     }

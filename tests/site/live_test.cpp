@@ -9,6 +9,7 @@
 #include "cli/calc_evaluator.hpp"
 #include "filters/pipeline.hpp"
 #include "site/site.hpp"
+#include "site/watch.hpp"
 #include "test_support.hpp"
 
 namespace bb::site {
@@ -196,6 +197,36 @@ TEST(LiveRebuild, APatchCarriesOnlyTheBlocksThatChanged) {
   EXPECT_FALSE(block_patch(before, marked_page("T", {{a, "<p>A</p>"}, {x, "<p>X\r</p>"}, {c, "<p>C</p>"}})));
   EXPECT_FALSE(block_patch("<html></html>", "<html> </html>"));
   EXPECT_FALSE(block_patch(before, after, 10));  // larger than the limit
+}
+
+// What the watcher reports for the ways editors save: in place, through a temporary renamed over the
+// file (`sed -i`, many editors), with a probe file created and removed (vim's `4913`).
+TEST(LiveRebuild, TheWatcherReportsTheSavedFileNotTheEditorsTemporaries) {
+  test::TempDir dir("bb-watch");
+  const fs::path chapter = dir.path / "chapter.md", image = dir.path / "figure.svg";
+  test::write_file(chapter, "# One\n");
+  Watcher watcher;
+  watcher.add_tree(dir.path);
+  using std::chrono::milliseconds;
+  auto saved = [&] {
+    auto changed = watcher.wait(milliseconds(2000), milliseconds(50));
+    std::vector<std::string> names;
+    for (const auto& p : changed) names.push_back(p.filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  test::write_file(chapter, "# Two\n");
+  EXPECT_EQ(saved(), std::vector<std::string>{"chapter.md"});
+  test::write_file(dir.path / "sedAb12Cd", "# Three\n");
+  fs::rename(dir.path / "sedAb12Cd", chapter);
+  EXPECT_EQ(saved(), std::vector<std::string>{"chapter.md"});
+  test::write_file(dir.path / "4913", "");
+  fs::remove(dir.path / "4913");
+  test::write_file(chapter, "# Four\n");
+  EXPECT_EQ(saved(), std::vector<std::string>{"chapter.md"});
+  test::write_file(image, "<svg/>");  // a new file that stays is a change
+  EXPECT_EQ(saved(), std::vector<std::string>{"figure.svg"});
+  EXPECT_TRUE(saved().empty());  // nothing else happened: the wait times out
 }
 
 }  // namespace
