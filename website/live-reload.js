@@ -109,6 +109,8 @@
   source.addEventListener("hello", function (e) {
     if (version !== null && e.data !== version) location.reload();  // the server restarted
     version = e.data;
+    // From here on the page hears every change (tests and benchmarks wait for this before editing).
+    document.documentElement.setAttribute("data-live-reload", "connected");
   });
   function refetch() {
     fetch(location.pathname, { cache: "no-store" })

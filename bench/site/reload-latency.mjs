@@ -18,6 +18,7 @@ const server = await serveBook(bookbuild, book, 18741);
 const browser = await launch();
 const page = await browser.newPage();
 await page.goto(server.url + pagePath);
+await page.waitForSelector("html[data-live-reload=connected]", { state: "attached" });
 // The time is taken when live-reload.js has patched the page (its `bookbuild:updated` event) and the
 // page holds the edit. Polling the page's whole text every frame instead, as a first version did, kept
 // the page's main thread busy and delayed the very update it measured.

@@ -94,6 +94,7 @@ try {
   await test("editing a manuscript while serving reloads the page with the change", async () => {
     const page = await browser.newPage();
     await page.goto(server.url + "en/ch01.html");
+    await page.waitForSelector("html[data-live-reload=connected]", { state: "attached" });
     await page.evaluate(() => {
       document.addEventListener("bookbuild:updated", () => { window.__updatedAt = Date.now(); });
       // The page's own requests: a text edit must arrive with the server's event, not by a fetch.
@@ -117,6 +118,7 @@ try {
   await test("a build error shows over the page and the server keeps serving", async () => {
     const page = await browser.newPage();
     await page.goto(server.url + "en/ch01.html");
+    await page.waitForSelector("html[data-live-reload=connected]", { state: "attached" });
     const file = join(server.book, "book-en", "chapter01.md");
     const good = readFileSync(file, "utf8");
     let t0 = Date.now();
