@@ -65,25 +65,39 @@ bool build_downloads(const Context& ctx, const SiteCommand& opt) {
   return s.report(ctx) == 0;
 }
 
-// One build of the site in memory: load, resolve, render. Diagnostics go to `session`.
-std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt, BookSession& session,
-                                     SessionCache* cache = nullptr, bool search = true) {
-  static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
-  auto t0 = std::chrono::steady_clock::now();
-  auto lap = [&](const char* what) {
-    if (!timings) return;
+// With BOOKBUILD_TIMINGS, prints how long each step since the previous one took.
+class Laps {
+ public:
+  void operator()(const char* what) {
+    if (!enabled_) return;
     auto t = std::chrono::steady_clock::now();
-    std::cerr << "  " << what << ": " << std::chrono::duration<double, std::milli>(t - t0).count() << " ms\n";
-    t0 = t;
-  };
-  if (!session.load(ctx, opt.editions, cache) || session.diags.has_errors()) return std::nullopt;
-  lap("load and resolve");
+    std::cerr << "  " << what << ": " << std::chrono::duration<double, std::milli>(t - at_).count()
+              << " ms\n";
+    at_ = t;
+  }
+
+ private:
+  bool enabled_ = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
+  std::chrono::steady_clock::time_point at_ = std::chrono::steady_clock::now();
+};
+
+site::SiteOptions site_options(const Context& ctx, bool live_reload, bool search) {
   site::SiteOptions so;
-  so.live_reload = opt.serve;
+  so.live_reload = live_reload;
   so.search = search;
   so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
   so.out = ctx.global.out_dir;
-  auto files = site::render_site(*session.book, session.resolution, so, session.diags);
+  return so;
+}
+
+// One build of the site in memory: load, resolve, render. Diagnostics go to `session`.
+std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt, BookSession& session,
+                                     SessionCache* cache = nullptr, bool search = true) {
+  Laps lap;
+  if (!session.load(ctx, opt.editions, cache) || session.diags.has_errors()) return std::nullopt;
+  lap("load and resolve");
+  auto files = site::render_site(*session.book, session.resolution, site_options(ctx, opt.serve, search),
+                                 session.diags);
   lap("render");
   if (session.diags.has_errors()) return std::nullopt;
   return files;
@@ -150,14 +164,7 @@ bool rebuild_chapters(Context& ctx, const std::vector<fs::path>& changed, site::
   if (!live.session || !live.session->book || live.session->diags.has_errors()) return false;
   static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
   auto t0 = std::chrono::steady_clock::now();
-  auto lap_at = t0;
-  auto lap = [&](const char* what) {
-    if (!timings) return;
-    auto t = std::chrono::steady_clock::now();
-    std::cerr << "  " << what << ": " << std::chrono::duration<double, std::milli>(t - lap_at).count()
-              << " ms\n";
-    lap_at = t;
-  };
+  Laps lap;
   std::vector<std::pair<std::size_t, std::size_t>> chapters;
   for (const auto& f : changed) {
     auto it = live.chapters.find(fs::weakly_canonical(f));
@@ -185,12 +192,8 @@ bool rebuild_chapters(Context& ctx, const std::vector<fs::path>& changed, site::
     if (!filters::resolve_again(*s.book, s.resolution, e, i, old_title, s.diags, options)) return give_up();
   }
   if (s.diags.has_errors()) return give_up();
-  site::SiteOptions so;
-  so.live_reload = true;
-  so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
-  so.out = ctx.global.out_dir;
   lap("resolve");
-  auto part = site::render_pages(*s.book, s.resolution, so, s.diags, chapters);
+  auto part = site::render_pages(*s.book, s.resolution, site_options(ctx, true, false), s.diags, chapters);
   lap("render");
   if (s.diags.has_errors()) return give_up();
   std::map<std::string, std::string> patches;
