@@ -19,13 +19,14 @@ export function chromiumPath() {
   return process.env.CHROMIUM || "/usr/bin/chromium";
 }
 
-// Copies the book to a temporary folder (the tests edit manuscripts) and serves it.
-export async function serveBook(bookbuild, book, port) {
+// Copies the book to a temporary folder (the tests edit manuscripts) and serves it; `env` is added to
+// the server's environment (BOOKBUILD_TIMINGS=1 puts each rebuild's steps in its log).
+export async function serveBook(bookbuild, book, port, env = {}) {
   const work = mkdtempSync(join(tmpdir(), "bb-browser-"));
   const copy = join(work, "book");
   cpSync(book, copy, { recursive: true });
   const child = spawn(bookbuild, ["--book", copy, "--out", join(work, "out"), "site", "--serve", "--port", String(port)],
-                      { stdio: ["ignore", "pipe", "pipe"] });
+                      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let log = "";
   child.stdout.on("data", (d) => { log += d; });
   const ready = new Promise((resolve, reject) => {

@@ -16,7 +16,7 @@ if (!existsSync(chromiumPath())) {
   process.exit(SKIP);
 }
 
-const server = await serveBook(bookbuild, book, Number(portArg || 18731));
+const server = await serveBook(bookbuild, book, Number(portArg || 18731), { BOOKBUILD_TIMINGS: "1" });
 const browser = await launch();
 try {
   await test("dark mode follows the system setting", async () => {
@@ -133,6 +133,8 @@ try {
     console.log(`     error cleared ${Date.now() - t0} ms after the fix`);
   });
 } finally {
+  // What the server said, for a failure that does not reproduce (the log goes with its temporary folder).
+  if (failed()) console.log(`--- server log (end) ---\n${server.log().slice(-6000)}`);
   await browser.close();
   await server.stop();
 }
