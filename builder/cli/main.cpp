@@ -3,11 +3,13 @@
 
 #include <iostream>
 
+#include "cli/allocator.hpp"
 #include "cli/commands.hpp"
 #include "diag/diagnostics.hpp"
 #include "diag/progress.hpp"
 
 int main(int argc, char** argv) {
+  bb::cli::tune_allocator();
   bb::cli::Context ctx;
   auto app = bb::cli::make_app(ctx);
   try {

@@ -1,0 +1,91 @@
+// The heap's setup for a short build run: glibc's defaults are made for long-lived programs that give
+// memory back, which a build pays for in page faults.
+//
+// Why: a warm `latex --edition zh` of the real book's two chapters took ~2,000 page faults and a
+// `site` ~5,000, and on the virtual machines builds run on a fault costs several microseconds
+// (`perf record`: 20% of the LaTeX run under exc_page_fault). They come from three defaults:
+//  - every thread that allocates gets its own arena (a fresh 64 MiB mapping grown page by page), so
+//    chapters parsed on worker threads fault in memory the main thread already has;
+//  - blocks over 128 KiB (a chapter's text, its node vectors, a page being written) are mmap'd and
+//    unmapped on free, so each one is faulted in again, and the top of the heap is trimmed and regrown;
+//  - every fault maps 4 KiB.
+// With one arena, a high mmap and trim threshold, a 64 MiB top pad, and the heap marked for
+// transparent huge pages (faulted 2 MiB at a time where the kernel allows it), the same runs took
+// 350-550 and 500-850 faults and 25-40% less CPU (docs/benchmarks.md). glibc's own tunables
+// (GLIBC_TUNABLES=glibc.malloc.hugetlb=1:...) do the same but are read only at process start;
+// mallopt(3) and madvise(2) do it from main(). Peak RSS grows by at most the last huge page in use.
+// BOOKBUILD_DEFAULT_MALLOC=1 keeps glibc's defaults.
+#include "cli/allocator.hpp"
+
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define BOOKBUILD_OWN_ALLOCATOR 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BOOKBUILD_OWN_ALLOCATOR 1
+#endif
+
+namespace bb::cli {
+
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr std::size_t kHugePage = 2 * kMiB;  // x86-64 and arm64 (4 KiB base pages) PMD size
+constexpr std::size_t kTopPad = 64 * kMiB;
+
+char* align_up(char* p) {
+  auto v = reinterpret_cast<std::uintptr_t>(p);
+  return reinterpret_cast<char*>((v + kHugePage - 1) & ~(kHugePage - 1));
+}
+char* align_down(char* p) {
+  auto v = reinterpret_cast<std::uintptr_t>(p);
+  return reinterpret_cast<char*>(v & ~(kHugePage - 1));
+}
+
+HeapSetup setup() {
+  HeapSetup result;
+#ifndef BOOKBUILD_OWN_ALLOCATOR
+  // glibc's defaults, to compare (docs/benchmarks.md) or where huge pages are unwelcome.
+  if (const char* keep = std::getenv("BOOKBUILD_DEFAULT_MALLOC"); keep && *keep && *keep != '0')
+    return result;
+  result.tuned = true;
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(64 * kMiB));
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(256 * kMiB));
+  mallopt(M_TOP_PAD, static_cast<int>(kTopPad));
+  // Grow the heap now (by the request plus the top pad), so that the range to advise exists. The block
+  // goes back to the top of the heap, which the trim threshold keeps.
+  auto* before = static_cast<char*>(sbrk(0));
+  // (volatile: a compiler may drop a malloc whose block is only freed.)
+  void* volatile block = std::malloc(kMiB);
+  std::free(block);
+  auto* after = static_cast<char*>(sbrk(0));
+  if (before != reinterpret_cast<char*>(-1) && after != reinterpret_cast<char*>(-1) && after > before) {
+    char* from = align_up(before);
+    char* to = align_down(after);
+    // EINVAL where the kernel has no transparent huge pages: the heap then stays as it is.
+    if (to > from && madvise(from, static_cast<std::size_t>(to - from), MADV_HUGEPAGE) == 0) {
+      result.advised = from;
+      result.advised_size = static_cast<std::size_t>(to - from);
+    }
+  }
+#endif
+  return result;
+}
+
+}  // namespace
+
+HeapSetup tune_allocator() {
+  static const HeapSetup once = setup();
+  return once;
+}
+
+}  // namespace bb::cli

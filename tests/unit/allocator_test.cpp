@@ -1,0 +1,77 @@
+// The heap's setup at start-up (cli/allocator.cpp): one arena, large blocks from the heap, the heap
+// marked for transparent huge pages.
+#include <gtest/gtest.h>
+#include <malloc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "cli/allocator.hpp"
+
+namespace bb {
+namespace {
+
+// The flags of the mapping that contains `p`, from /proc/self/smaps ("" when not found).
+std::string vm_flags_of(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  auto at = reinterpret_cast<unsigned long>(p);
+  while (std::getline(smaps, line)) {
+    unsigned long from = 0;
+    unsigned long to = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &from, &to) == 2 && line.find(' ') > line.find('-')) {
+      inside = from <= at && at < to;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+// glibc's malloc_info(3): one <heap nr="..."> element per arena.
+int arenas() {
+  char* text = nullptr;
+  std::size_t size = 0;
+  FILE* out = open_memstream(&text, &size);
+  malloc_info(0, out);
+  std::fclose(out);
+  std::string xml(text, size);
+  std::free(text);
+  int n = 0;
+  for (std::size_t at = xml.find("<heap nr="); at != std::string::npos; at = xml.find("<heap nr=", at + 1))
+    ++n;
+  return n;
+}
+
+TEST(Allocator, OneArenaLargeBlocksFromTheHeapAndHugePages) {
+  cli::HeapSetup heap = cli::tune_allocator();
+  if (!heap.tuned) GTEST_SKIP() << "the sanitizers' allocator (or BOOKBUILD_DEFAULT_MALLOC) is in use";
+
+  // A thread's allocations come from the one arena instead of a new one.
+  std::thread([] {
+    void* volatile block = std::malloc(1000);
+    std::free(block);
+  }).join();
+  EXPECT_EQ(arenas(), 1);
+
+  // A 4 MiB block (over glibc's default 128 KiB mmap threshold) is carved from the heap, not mmap'd.
+  struct mallinfo2 before = mallinfo2();
+  void* volatile big = std::malloc(std::size_t{4} << 20);
+  struct mallinfo2 during = mallinfo2();
+  std::free(big);
+  EXPECT_EQ(during.hblks, before.hblks);
+
+  if (heap.advised_size == 0) GTEST_SKIP() << "the kernel has no transparent huge pages";
+  EXPECT_GE(heap.advised_size, std::size_t{32} << 20);
+  EXPECT_NE(vm_flags_of(heap.advised).find(" hg"), std::string::npos) << vm_flags_of(heap.advised);
+  // Once per process.
+  EXPECT_EQ(cli::tune_allocator().advised, heap.advised);
+}
+
+}  // namespace
+}  // namespace bb
