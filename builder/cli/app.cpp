@@ -53,13 +53,16 @@ void start_progress(bb::ProgressMode mode, bool quiet) {
 
 }  // namespace
 
+std::string tool_identity() {
+  return std::string("bookbuild ") + BOOKBUILD_VERSION + " (commit " + BOOKBUILD_COMMIT + ")";
+}
+
 std::unique_ptr<CLI::App> make_app(Context& ctx) {
   auto app = std::make_unique<CLI::App>(
       "bookbuild: builds a multilingual technical book from Markdown into a website, EPUB and PDF,\n"
       "and checks its links, references and computed numbers.",
       "bookbuild");
-  app->set_version_flag("--version",
-                        std::string("bookbuild ") + BOOKBUILD_VERSION + " (commit " + BOOKBUILD_COMMIT + ")");
+  app->set_version_flag("--version", tool_identity());
   // The raw values, resolved once the whole command line is parsed.
   struct Raw {
     std::string book, out;

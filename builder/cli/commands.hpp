@@ -29,6 +29,10 @@ struct Context {
   int exit_code = 0;
 };
 
+// "bookbuild VERSION (commit HASH)", as --version prints it; also part of the keys of what the
+// output folder's cache keeps between runs.
+std::string tool_identity();
+
 // The whole command line (cli/app.cpp): global options and every subcommand, writing into `ctx`.
 std::unique_ptr<CLI::App> make_app(Context& ctx);
 

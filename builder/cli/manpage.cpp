@@ -152,6 +152,9 @@ The modification time recorded in the EPUBs (seconds since 1970), for reproducib
 .TP
 \fBBOOKBUILD_TIMINGS\fR
 When set, \fBsite\fR prints the time of each step of a build and rebuild.
+.TP
+\fBBOOKBUILD_DEFAULT_MALLOC\fR
+When set to 1, the heap keeps glibc's defaults (an arena per thread, large blocks mapped one by one, no transparent huge pages) instead of the set-up made for a short build (see docs/pipeline.md).
 )";
 
 constexpr const char* kExamples = R"(.TP

@@ -86,6 +86,8 @@ site::SiteOptions site_options(const Context& ctx, bool live_reload, bool search
   so.live_reload = live_reload;
   so.search = search;
   so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
+  so.search_cache = ctx.global.out_dir / ".cache" / "search";
+  so.tool = tool_identity();
   so.out = ctx.global.out_dir;
   return so;
 }
@@ -256,7 +258,7 @@ void rebuild(Context& ctx, const SiteCommand& opt, const std::vector<fs::path>& 
   reload(server, pages, patches);
   if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
   site::SiteFiles with_search = *next;
-  site::render_search(*session.book, with_search);
+  site::render_search(*session.book, site_options(ctx, true, true), with_search);
   site::update_site(*next, with_search, out);
   files = std::move(with_search);
   if (timings) std::cerr << "  search index written at " << epoch_ms() << '\n';

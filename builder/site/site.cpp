@@ -16,6 +16,7 @@
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
 #include "site/meta.hpp"
+#include "site/search_cache.hpp"
 #include "site/search_index.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
@@ -79,7 +80,7 @@ class Renderer {
         edition(eb, sections);
         if (!opt_.search) return;
         SiteFiles part;
-        search_index(eb, sections, part);
+        search_index(eb, sections, opt_, part);
         std::lock_guard lock(files_mutex_);
         files_.generated.merge(part.generated);
         files_.search_index_bytes.merge(part.search_index_bytes);
@@ -306,35 +307,33 @@ class Renderer {
   }
 
  public:
-  // The index of an edition, remembered and reused while the edition's text is unchanged.
+  // The index of an edition, remembered (in the process, and in `options.search_cache` between runs)
+  // and reused while everything it is built from is unchanged.
   static void search_index(const book::EditionBook& eb, const std::vector<SearchSection>& sections,
-                           SiteFiles& into) {
-    struct Cached {
-      std::size_t key = 0;
-      std::map<std::string, std::string> files;
-      SearchStats stats;
-    };
+                           const SiteOptions& options, SiteFiles& into) {
     static std::mutex mutex;
-    static std::map<std::string, Cached> cache;
-    std::string all = eb.edition.lang;
-    for (const auto& s : sections)
-      all += '\x1f' + s.page + '\x1f' + s.anchor + '\x1f' + s.title + '\x1f' + s.chapter + '\x1f' + s.text;
-    std::size_t key = std::hash<std::string>{}(all);
+    static std::map<std::string, std::pair<std::string, BuiltIndex>> cache;  // edition id → key, index
+    const std::string& id = eb.edition.id;
+    std::string key = search_index_key(sections, eb.edition.lang, options.tool);
     std::unique_lock lock(mutex);
-    auto it = cache.find(eb.edition.id);
-    if (it == cache.end() || it->second.key != key) {
+    auto it = cache.find(id);
+    if (it == cache.end() || it->second.first != key) {
       lock.unlock();  // editions are indexed in parallel
-      Cached c;
-      c.key = key;
-      std::map<std::string, std::string> files;
-      c.stats = build_search_index(sections, eb.edition.lang, files);
-      for (auto& [name, bytes] : files) c.files[eb.edition.site_path + "search/" + name] = std::move(bytes);
+      std::optional<BuiltIndex> built;
+      if (!options.search_cache.empty()) built = load_search_index(options.search_cache, id, key);
+      if (!built) {
+        built.emplace();
+        built->stats = build_search_index(sections, eb.edition.lang, built->files);
+        if (!options.search_cache.empty()) store_search_index(options.search_cache, id, key, *built);
+      }
       lock.lock();
-      it = cache.insert_or_assign(eb.edition.id, std::move(c)).first;
+      it = cache.insert_or_assign(id, std::make_pair(std::move(key), std::move(*built))).first;
     }
-    for (const auto& [rel, content] : it->second.files) into.generated[rel] = content;
-    into.search_index_bytes[eb.edition.id] = it->second.stats.index_bytes;
-    into.search_query_bytes[eb.edition.id] = it->second.stats.largest_query_bytes;
+    const BuiltIndex& index = it->second.second;
+    for (const auto& [name, content] : index.files)
+      into.generated[eb.edition.site_path + "search/" + name] = content;
+    into.search_index_bytes[id] = index.stats.index_bytes;
+    into.search_query_bytes[id] = index.stats.largest_query_bytes;
   }
 
   // The sections of every chapter of an edition, as the search indexes them.
@@ -426,9 +425,10 @@ SiteFiles render_pages(const book::Book& book, const filters::Resolution& resolu
   return Renderer(book, resolution, pages_only, diags).pages(chapters);
 }
 
-void render_search(const book::Book& book, SiteFiles& files) {
+void render_search(const book::Book& book, const SiteOptions& options, SiteFiles& files) {
   std::erase_if(files.generated, [](const auto& kv) { return is_search_file(kv.first); });
-  for (const auto& eb : book.editions) Renderer::search_index(eb, Renderer::edition_sections(eb), files);
+  for (const auto& eb : book.editions)
+    Renderer::search_index(eb, Renderer::edition_sections(eb), options, files);
 }
 
 bool is_search_file(const std::string& rel) {

@@ -21,6 +21,10 @@ struct SiteOptions {
   bool search = true;                  // build the search index (serve builds it after the pages)
   std::filesystem::path figure_cache;  // PDF figures rendered to PNG, shared with the EPUB
   std::filesystem::path out;           // the output folder, where EPUB and PDF downloads are looked for
+  // Each edition's search index kept between runs (<out>/.cache/search; none when empty), keyed by
+  // its sections and `tool`, this binary's version and commit (site/search_cache.hpp).
+  std::filesystem::path search_cache;
+  std::string tool;
 };
 
 // Every file of the site: generated content by relative path, and files copied from the book.
@@ -42,8 +46,9 @@ SiteFiles render_pages(const book::Book& book, const filters::Resolution& resolu
                        const std::vector<std::pair<std::size_t, std::size_t>>& chapters);
 
 // Adds (or replaces) the search index of every edition in `files`. An edition whose searchable text is
-// unchanged since the last call in this process reuses its index.
-void render_search(const book::Book& book, SiteFiles& files);
+// unchanged since the last call in this process, or since the run that stored it in
+// `options.search_cache`, reuses its index.
+void render_search(const book::Book& book, const SiteOptions& options, SiteFiles& files);
 
 // Whether a site file belongs to a search index.
 bool is_search_file(const std::string& rel);

@@ -48,6 +48,29 @@ inline std::string sha256_hex(std::string_view data) {
   return hex(d.data(), d.size());
 }
 
+// SHA-256 fed piece by piece (a cache key over many strings, without joining them first).
+class Sha256 {
+ public:
+  Sha256() { sha256_init(&ctx_); }
+  Sha256& add(std::string_view data) {
+    sha256_update(&ctx_, data.size(), reinterpret_cast<const std::uint8_t*>(data.data()));
+    return *this;
+  }
+  // The length, then the bytes: concatenations of different pieces never hash alike.
+  Sha256& field(std::string_view data) {
+    std::string size = std::to_string(data.size()) + ':';
+    return add(size).add(data);
+  }
+  std::string hex_digest() {
+    std::array<std::uint8_t, SHA256_DIGEST_SIZE> out{};
+    sha256_digest(&ctx_, out.size(), out.data());
+    return hex(out.data(), out.size());
+  }
+
+ private:
+  sha256_ctx ctx_;
+};
+
 inline std::array<std::uint8_t, SHA1_DIGEST_SIZE> sha1(std::string_view data) {
   return nettle_digest<sha1_ctx, SHA1_DIGEST_SIZE>(sha1_init, sha1_update, sha1_digest, data);
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "markdown/frontend.hpp"
+#include "site/search_cache.hpp"
 #include "site/search_index.hpp"
 #include "text/unicode.hpp"
 
@@ -212,6 +213,67 @@ TEST(SearchIndex, SameInputSameBytes) {
     EXPECT_EQ(read(e.path()), read(b / e.path().filename())) << e.path().filename();
   fs::remove_all(a);
   fs::remove_all(b);
+}
+
+// The index kept between runs (site/search_cache.hpp): read back only under its own key, never from a
+// damaged entry.
+TEST(SearchCache, StoredIndexIsReadBackUnderItsKeyOnly) {
+  auto sections = fixture_sections("zh");
+  auto dir = temp_dir("cache");
+  site::BuiltIndex built;
+  built.stats = site::build_search_index(sections, "zh-Hans", built.files);
+  const std::string key = site::search_index_key(sections, "zh-Hans", "bookbuild test");
+  EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << "nothing stored yet";
+  site::store_search_index(dir, "zh", key, built);
+
+  auto back = site::load_search_index(dir, "zh", key);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->files, built.files);
+  EXPECT_EQ(back->stats.sections, built.stats.sections);
+  EXPECT_EQ(back->stats.index_bytes, built.stats.index_bytes);
+  EXPECT_EQ(back->stats.largest_query_bytes, built.stats.largest_query_bytes);
+  EXPECT_EQ(back->stats.files, built.stats.files);
+  EXPECT_FALSE(site::load_search_index(dir, "en", key)) << "another edition's entry";
+
+  // Anything the index is built from changes the key: a section's text, the language, the tool.
+  auto edited = sections;
+  edited.back().text += " 新增";
+  EXPECT_NE(site::search_index_key(edited, "zh-Hans", "bookbuild test"), key);
+  EXPECT_NE(site::search_index_key(sections, "zh-Hant", "bookbuild test"), key);
+  EXPECT_NE(site::search_index_key(sections, "zh-Hans", "bookbuild other"), key);
+  EXPECT_EQ(site::search_index_key(sections, "zh-Hans", "bookbuild test"), key);
+  // Moving text between fields does not give the same key.
+  auto moved = sections;
+  moved[0].title += moved[0].text;
+  moved[0].text.clear();
+  EXPECT_NE(site::search_index_key(moved, "zh-Hans", "bookbuild test"), key);
+  EXPECT_FALSE(
+      site::load_search_index(dir, "zh", site::search_index_key(edited, "zh-Hans", "bookbuild test")));
+
+  // A damaged entry is not trusted: truncated, a byte changed in a size, a name that leaves the folder.
+  ASSERT_EQ(std::distance(fs::directory_iterator(dir), {}), 1);
+  const fs::path entry = fs::directory_iterator(dir)->path();
+  const std::string good = read(entry);
+  auto write = [&](const std::string& bytes) { std::ofstream(entry, std::ios::binary) << bytes; };
+  write(good.substr(0, good.size() - 1));
+  EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << "truncated";
+  write(good + "x");
+  EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << "trailing bytes";
+  std::string renamed = good;
+  const std::string name = built.files.begin()->first;  // the first file stored
+  auto at = renamed.find(std::to_string(name.size()) + ' ');
+  ASSERT_NE(at, std::string::npos);
+  const std::string evil = "../" + name.substr(3);
+  renamed.replace(renamed.find(name, at), name.size(), evil);
+  write(renamed);
+  EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << "a name with a path";
+  for (std::size_t cut : {std::size_t{0}, std::size_t{10}, good.size() / 2}) {
+    write(good.substr(0, cut));
+    EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << cut;
+  }
+  write(good);
+  EXPECT_TRUE(site::load_search_index(dir, "zh", key));
+  fs::remove_all(dir);
 }
 
 TEST(SearchIndex, StoredTextIsCollapsedNfc) {

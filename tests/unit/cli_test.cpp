@@ -236,9 +236,10 @@ TEST(Cli, ManualPageCoversTheWholeCommandLine) {
        {"NAME", "SYNOPSIS", "GLOBAL OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"})
     EXPECT_NE(page.find(std::string(".SH ") + section + "\n"), std::string::npos) << section;
   // Every variable the tool reads (std::getenv in builder/) is described; PATH is everybody's.
-  for (const char* variable : {"TERM", "COLUMNS", "BOOKBUILD_XELATEX", "BOOKBUILD_DATA_DIR",
-                               "BOOKBUILD_PDF_MODULE", "BOOKBUILD_SVG_MODULE", "BOOKBUILD_XML_MODULE",
-                               "BOOKBUILD_HIGHLIGHT_MODULE", "SOURCE_DATE_EPOCH", "BOOKBUILD_TIMINGS"})
+  for (const char* variable :
+       {"TERM", "COLUMNS", "BOOKBUILD_XELATEX", "BOOKBUILD_DATA_DIR", "BOOKBUILD_PDF_MODULE",
+        "BOOKBUILD_SVG_MODULE", "BOOKBUILD_XML_MODULE", "BOOKBUILD_HIGHLIGHT_MODULE", "SOURCE_DATE_EPOCH",
+        "BOOKBUILD_TIMINGS", "BOOKBUILD_DEFAULT_MALLOC"})
     EXPECT_NE(section(".SH ENVIRONMENT\n").find("\\fB" + std::string(variable)), std::string::npos)
         << variable;
 
@@ -262,6 +263,42 @@ TEST(Cli, CorpusChecksWithZeroErrors) {
   auto r = test::run_bookbuild("--book '" + corpus.string() + "' check");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find(": error:"), std::string::npos) << r.err;
+}
+
+// The search index kept in <out>/.cache/search (site/search_cache.hpp): a rebuild after an edit gives
+// the index a fresh build of the edited book gives, and an unchanged rebuild the same bytes again.
+TEST(Cli, SearchIndexCacheNeverServesAStaleIndex) {
+  fs::path work = fs::temp_directory_path() / ("bb-cli-search-cache-" + std::to_string(::getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work);
+  fs::copy(test::fixtures() / "books" / "mini", work / "book", fs::copy_options::recursive);
+  auto site = [&](const std::string& out) {
+    auto r = test::run_bookbuild("--book '" + (work / "book").string() + "' -q --out '" +
+                                 (work / out).string() + "' site");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  };
+  auto index_of = [&](const std::string& out) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(work / out / "site"))
+      if (e.is_regular_file() && e.path().parent_path().filename() == "search")
+        files[fs::relative(e.path(), work / out).string()] = test::read_file(e.path());
+    return files;
+  };
+  site("warm");
+  EXPECT_TRUE(fs::is_directory(work / "warm" / ".cache" / "search"));
+  const auto first = index_of("warm");
+  ASSERT_FALSE(first.empty());
+  site("warm");
+  EXPECT_EQ(index_of("warm"), first) << "unchanged book, same index";
+
+  fs::path chapter = work / "book" / "book-en" / "chapter01.md";
+  test::write_file(chapter, test::read_file(chapter) + "\nA zanzibarite sentence added.\n");
+  site("warm");
+  site("fresh");
+  const auto edited = index_of("warm");
+  EXPECT_NE(edited, first) << "the edit reached the index";
+  EXPECT_EQ(edited, index_of("fresh")) << "the warm rebuild equals a fresh build";
+  fs::remove_all(work);
 }
 
 }  // namespace
