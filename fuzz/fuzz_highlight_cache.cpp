@@ -4,13 +4,20 @@
 #include <cstdint>
 #include <string_view>
 
+#include <zlib.h>
+
+#include <string>
+
 #include "fuzz_support.hpp"
 #include "highlight/cache.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using bb::highlight::cache::Store;
+namespace {
+
+using bb::highlight::cache::Store;
+
+void one(std::string_view bytes) {
   // The stamp the seeds (fuzz/corpus/highlight_cache, from tests/fixtures/highlight) were written under.
-  Store store("stamp 1", std::string_view(reinterpret_cast<const char*>(data), size));
+  Store store("stamp 1", bytes);
   auto hit = store.find("python", "x = 1\n");
   if (hit && *hit) {
     std::size_t length = 0;
@@ -18,8 +25,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bb::fuzz::check(length == 6);
   }
   store.put("cpp", "int x;\n", std::vector<bb::highlight::Token>{{"type", "int"}, {"", " x;\n"}});
-  auto bytes = store.save();
-  bb::fuzz::check(bytes.has_value());
-  bb::fuzz::check(Store("stamp 1", *bytes).size() == store.size());
+  auto written = store.save();
+  bb::fuzz::check(written.has_value());
+  bb::fuzz::check(Store("stamp 1", *written).size() == store.size());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string bytes(reinterpret_cast<const char*>(data), size);
+  one(bytes);
+  // The same with its last four bytes made the right CRC-32, so that the parser behind the checksum is
+  // explored too.
+  if (bytes.size() >= 4) {
+    auto crc = static_cast<std::uint32_t>(crc32(0L, data, static_cast<uInt>(size - 4)));
+    for (int i = 0; i < 4; ++i) bytes[size - 4 + i] = static_cast<char>((crc >> (8 * i)) & 0xff);
+    one(bytes);
+  }
   return 0;
 }
