@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/calc_evaluator.hpp"
+#include "highlight/highlight.hpp"
 
 namespace bb::cli {
 
@@ -38,6 +39,10 @@ void refuse_outputs_over_sources(const book::Config& config, const fs::path& out
 }
 
 }  // namespace
+
+void use_highlight_cache(const Context& ctx) {
+  highlight::use_cache(ctx.global.out_dir / ".cache" / "highlight.bin");
+}
 
 bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions, SessionCache* cache) {
   auto config = book::load_config(ctx.global.book_dir, diags);

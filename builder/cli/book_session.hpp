@@ -13,6 +13,10 @@
 
 namespace bb::cli {
 
+// Makes code highlighting use the output folder's cache, <out>/.cache/highlight.bin (highlight::use_cache):
+// for the commands that render code blocks, which call highlight::save_cache() after a successful build.
+void use_highlight_cache(const Context& ctx);
+
 // What `site --serve` keeps from one build to the next: parsed chapters (by file time), the calc
 // engine with its computed scenarios, and the repository revision.
 struct SessionCache {

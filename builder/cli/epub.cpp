@@ -6,6 +6,7 @@
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "epub/epub.hpp"
+#include "highlight/highlight.hpp"
 #include "math/mathml.hpp"
 #include "writers/escape.hpp"
 
@@ -46,6 +47,7 @@ void add_epub_command(CLI::App& app, Context& ctx) {
       ->type_name("FILE");
   sub->callback([&ctx, opt] {
     BookSession s;
+    use_highlight_cache(ctx);
     std::vector<std::string> only = opt->all ? std::vector<std::string>{} : opt->editions;
     if (s.load(ctx, only) && !s.diags.has_errors()) {
       epub::EpubOptions o;
@@ -57,6 +59,7 @@ void add_epub_command(CLI::App& app, Context& ctx) {
       o.math = math_renderer();
       o.quiet = ctx.global.quiet;
       epub::build_epubs(std::move(*s.book), o, s.diags);
+      if (!s.diags.has_errors()) highlight::save_cache();
     }
     ctx.exit_code = s.report(ctx);
   });

@@ -4,6 +4,7 @@
 
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
+#include "highlight/highlight.hpp"
 #include "latex/build.hpp"
 #include "latex/xelatex.hpp"
 
@@ -18,9 +19,11 @@ void add_pdf_command(CLI::App& app, Context& ctx) {
     // Checked first: without XeLaTeX there is nothing this command can do (exit 2, as for bad usage).
     latex::require_xelatex();
     BookSession s;
+    use_highlight_cache(ctx);
     if (s.load(ctx, *editions) && !s.diags.has_errors()) {
       for (const auto& eb : s.book->editions)
         latex::build_pdf(*s.book, eb, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
+      if (!s.diags.has_errors()) highlight::save_cache();
     }
     ctx.exit_code = s.report(ctx);
   });

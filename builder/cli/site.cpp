@@ -13,6 +13,7 @@
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "epub/epub.hpp"
+#include "highlight/highlight.hpp"
 #include "latex/build.hpp"
 #include "latex/xelatex.hpp"
 #include "math/mathml.hpp"
@@ -261,6 +262,7 @@ void rebuild(Context& ctx, const SiteCommand& opt, const std::vector<fs::path>& 
   site::render_search(*session.book, site_options(ctx, true, true), with_search);
   site::update_site(*next, with_search, out);
   files = std::move(with_search);
+  highlight::save_cache();
   if (timings) std::cerr << "  search index written at " << epoch_ms() << '\n';
   // Warnings are shown again only when they change, so a long list does not bury each rebuild.
   print_warnings(session, ctx, live);
@@ -360,6 +362,7 @@ void add_site_command(CLI::App& app, Context& ctx) {
   sub->add_flag("--with-downloads", opt->with_downloads,
                 "Build the PDF and EPUB of each edition first and link them from every page");
   sub->callback([&ctx, opt] {
+    use_highlight_cache(ctx);  // for the downloads, the site and every rebuild under --serve
     if (opt->with_downloads && !build_downloads(ctx, *opt)) {
       ctx.exit_code = 1;
       return;
@@ -371,6 +374,7 @@ void add_site_command(CLI::App& app, Context& ctx) {
     auto files = build(ctx, *opt, s, opt->serve ? cache.get() : nullptr);
     if (files) {
       site::write_site(*files, ctx.global.out_dir / "site");
+      highlight::save_cache();
       if (std::getenv("BOOKBUILD_TIMINGS"))
         std::cerr << "  total with writing: "
                   << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()

@@ -23,17 +23,21 @@ Loaded& loaded(Module m) {
 
 }  // namespace
 
+std::string module_path(Module module) {
+  static constexpr const char* variables[] = {"BOOKBUILD_PDF_MODULE", "BOOKBUILD_SVG_MODULE",
+                                              "BOOKBUILD_ZIP_MODULE", "BOOKBUILD_XML_MODULE",
+                                              "BOOKBUILD_HIGHLIGHT_MODULE"};
+  static constexpr const char* built[] = {BOOKBUILD_PDF_MODULE, BOOKBUILD_SVG_MODULE, BOOKBUILD_ZIP_MODULE,
+                                          BOOKBUILD_XML_MODULE, BOOKBUILD_HIGHLIGHT_MODULE};
+  const auto m = static_cast<std::size_t>(module);
+  const char* env = std::getenv(variables[m]);
+  return env && *env ? env : built[m];
+}
+
 void* module_symbol(Module module, const char* symbol, std::string& error) {
   Loaded& l = loaded(module);
   std::call_once(l.once, [&] {
-    static constexpr const char* variables[] = {"BOOKBUILD_PDF_MODULE", "BOOKBUILD_SVG_MODULE",
-                                                "BOOKBUILD_ZIP_MODULE", "BOOKBUILD_XML_MODULE",
-                                                "BOOKBUILD_HIGHLIGHT_MODULE"};
-    static constexpr const char* built[] = {BOOKBUILD_PDF_MODULE, BOOKBUILD_SVG_MODULE, BOOKBUILD_ZIP_MODULE,
-                                            BOOKBUILD_XML_MODULE, BOOKBUILD_HIGHLIGHT_MODULE};
-    const auto m = static_cast<std::size_t>(module);
-    const char* env = std::getenv(variables[m]);
-    std::string path = env && *env ? env : built[m];
+    std::string path = module_path(module);
     l.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!l.handle) {
       const char* e = dlerror();

@@ -17,4 +17,7 @@ enum class Module { Pdf, Svg, Zip, Xml, Highlight };
 // bookbuild, say).
 void* module_symbol(Module module, const char* symbol, std::string& error);
 
+// The file the module is (or would be) loaded from: the override's value or the built module.
+std::string module_path(Module module);
+
 }  // namespace bb::figures

@@ -1,13 +1,19 @@
-// Code highlighting: a fence's language name mapped to Source-highlight's, the tokens from the
-// highlighting module (highlight_module.cpp, loaded on the first code block), and the shared palette.
+// Code highlighting: a fence's language name mapped to Source-highlight's, the tokens from the cache
+// (cache.cpp) or else from the highlighting module (highlight_module.cpp, loaded on the first block not
+// cached), and the shared palette.
 #include "highlight/highlight.hpp"
 
-#include "figures/modules.hpp"
-#include "highlight/highlight_module.h"
-
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <sstream>
+
+#include "figures/modules.hpp"
+#include "highlight/cache.hpp"
+#include "highlight/highlight_module.h"
+#include "output/staging.hpp"
 
 namespace bb::highlight {
 
@@ -44,11 +50,45 @@ void append(void* context, const char* kind, const char* text, std::size_t size)
   static_cast<std::vector<Token>*>(context)->push_back({kind, std::string(text, size)});
 }
 
-}  // namespace
+// The cache in use, opened on the first block that needs it.
+struct CacheInUse {
+  std::mutex mutex;
+  std::filesystem::path file;  // empty: none
+  bool opened = false;
+  std::shared_ptr<cache::Store> store;  // null until opened, or when the installation cannot be identified
+};
 
-std::optional<std::vector<Token>> tokens(std::string_view language, std::string_view code) {
-  std::string lang = first_word(language);
-  if (lang.empty()) return std::nullopt;
+CacheInUse& cache_in_use() {
+  static CacheInUse c;
+  return c;
+}
+
+// A cache file bigger than this is not one bookbuild wrote for a book: ignored unread.
+constexpr std::uintmax_t kMaxCacheFile = 256u << 20;
+
+std::shared_ptr<cache::Store> open_cache() {
+  CacheInUse& c = cache_in_use();
+  std::lock_guard lock(c.mutex);
+  if (c.file.empty() || c.opened) return c.store;
+  c.opened = true;
+  auto stamp = cache::stamp();
+  if (!stamp) return nullptr;
+  std::string bytes;
+  std::error_code ec;
+  auto size = std::filesystem::file_size(c.file, ec);
+  if (!ec && size <= kMaxCacheFile) {
+    std::ifstream in(c.file, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    bytes = std::move(ss).str();
+  }
+  c.store = std::make_shared<cache::Store>(std::move(*stamp), bytes);
+  return c.store;
+}
+
+// From the module; `known` is false when the module itself is missing (not a property of the block).
+std::optional<std::vector<Token>> from_module(const std::string& lang, std::string_view code, bool& known) {
+  known = false;
   std::string error;
   auto highlight = reinterpret_cast<bookbuild_highlight_fn>(
       figures::module_symbol(figures::Module::Highlight, "bookbuild_highlight", error));
@@ -61,9 +101,45 @@ std::optional<std::vector<Token>> tokens(std::string_view language, std::string_
         said, [&] { std::fprintf(stderr, "warning: code blocks are not highlighted: %s\n", error.c_str()); });
     return std::nullopt;
   }
+  known = true;
   std::vector<Token> out;
   if (highlight(lang.c_str(), code.data(), code.size(), append, &out) != 0) return std::nullopt;
   return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<Token>> tokens(std::string_view language, std::string_view code) {
+  std::string lang = first_word(language);
+  if (lang.empty()) return std::nullopt;
+  auto store = open_cache();
+  if (store)
+    if (auto hit = store->find(lang, code)) return std::move(*hit);
+  bool known = false;
+  auto result = from_module(lang, code, known);
+  if (store && known) store->put(lang, code, result);
+  return result;
+}
+
+void use_cache(const std::filesystem::path& file) {
+  CacheInUse& c = cache_in_use();
+  std::lock_guard lock(c.mutex);
+  c.file = file;
+  c.opened = false;
+  c.store.reset();
+}
+
+void save_cache() {
+  CacheInUse& c = cache_in_use();
+  std::lock_guard lock(c.mutex);
+  if (!c.store) return;
+  auto bytes = c.store->save();
+  if (!bytes) return;
+  try {
+    output::write_file_atomic(c.file, *bytes);
+  } catch (const std::exception&) {
+    // A read-only or full disk: the next run highlights again, as without a cache.
+  }
 }
 
 }  // namespace bb::highlight

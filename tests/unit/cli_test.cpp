@@ -1,7 +1,9 @@
 // The bookbuild executable end to end: exit codes, diagnostics with places, and the fixture book.
 #include <CLI/CLI.hpp>
 
+#include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 
 #include "cli/commands.hpp"
@@ -138,6 +140,99 @@ TEST(Cli, XmlAndHighlightModulesAreLoadedOnlyWhenNeeded) {
       std::string::npos)
       << plain.err;
   fs::remove_all(out);
+}
+
+// Whether a run of bookbuild loaded the highlighting module, from the dynamic loader's own log.
+struct Traced {
+  test::RunResult run;
+  bool highlighter_loaded = false;
+};
+
+Traced traced(const std::string& args, const fs::path& log_dir) {
+  fs::remove_all(log_dir);
+  fs::create_directories(log_dir);
+  Traced t;
+  t.run = test::run_command("LD_DEBUG=files LD_DEBUG_OUTPUT='" + (log_dir / "ld").string() +
+                            "' '" BOOKBUILD_EXE "' " + args);
+  for (const auto& e : fs::directory_iterator(log_dir))
+    if (test::read_file(e.path()).find("bookbuild_highlighter.so") != std::string::npos)
+      t.highlighter_loaded = true;
+  return t;
+}
+
+// Every file under the output folders, by path: what a reader gets.
+std::map<std::string, std::string> outputs(const fs::path& out) {
+  std::map<std::string, std::string> files;
+  for (const char* dir : {"site", "latex", "epub"})
+    for (const auto& e : fs::recursive_directory_iterator(out / dir))
+      if (e.is_regular_file()) files[fs::relative(e.path(), out).string()] = test::read_file(e.path());
+  return files;
+}
+
+// The highlight cache (<out>/.cache/highlight.bin, builder/highlight/cache.hpp): a run whose code blocks
+// were highlighted before does not load the highlighting module and writes the same bytes; a damaged
+// cache is ignored without a word and replaced; an edited block is highlighted again.
+TEST(Cli, HighlightCacheSparesTheModuleAndChangesNoByte) {
+  const fs::path tmp = fs::temp_directory_path() / ("bb-cli-hlcache-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  const fs::path book_dir = tmp / "book", out = tmp / "out", logs = tmp / "ld";
+  fs::create_directories(tmp);
+  fs::copy(test::fixtures() / "books" / "code", book_dir, fs::copy_options::recursive);
+  const std::string args = "--book '" + book_dir.string() + "' -q --out '" + out.string() + "' ";
+  // The EPUB first: the site links it once it exists.
+  const std::vector<std::string> jobs{"epub", "latex", "site"};
+
+  auto cold = traced(args + "epub", logs);
+  ASSERT_EQ(cold.run.exit_code, 0) << cold.run.err;
+  EXPECT_TRUE(cold.highlighter_loaded);  // the log does show the module when it is loaded
+  ASSERT_TRUE(fs::exists(out / ".cache" / "highlight.bin"));
+  for (const char* job : {"latex", "site"}) ASSERT_EQ(test::run_bookbuild(args + job).exit_code, 0) << job;
+  const auto first = outputs(out);
+  ASSERT_NE(first.at("site/ch01.html").find("<span class=\"hl-keyword\">for</span>"), std::string::npos);
+
+  auto warm_runs_skip_the_module = [&](const std::string& when) {
+    for (const auto& job : jobs) {
+      auto warm = traced(args + job, logs);
+      EXPECT_EQ(warm.run.exit_code, 0) << when << job << warm.run.err;
+      EXPECT_EQ(warm.run.err, "") << when << job;
+      EXPECT_FALSE(warm.highlighter_loaded) << when << job;
+    }
+    EXPECT_TRUE(outputs(out) == first) << when;
+  };
+  warm_runs_skip_the_module("warm: ");
+
+  // Damaged: one byte changed in the middle, then cut short. Ignored, highlighted again, rewritten.
+  for (const char* damage : {"flip", "cut"}) {
+    const fs::path file = out / ".cache" / "highlight.bin";
+    std::string bytes = test::read_file(file);
+    if (std::string(damage) == "flip")
+      bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x20);
+    else
+      bytes.resize(bytes.size() / 3);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+    for (const auto& job : jobs) {
+      auto again = traced(args + job, logs);
+      EXPECT_EQ(again.run.exit_code, 0) << damage << job << again.run.err;
+      EXPECT_EQ(again.run.err, "") << damage << job;
+      if (job == "epub") {
+        EXPECT_TRUE(again.highlighter_loaded) << damage;
+      }
+    }
+    warm_runs_skip_the_module(std::string(damage) + ": ");
+  }
+
+  // An edited block misses, and only the edit shows in the outputs.
+  const fs::path chapter = book_dir / "chapters" / "chapter02.md";
+  std::string text = test::read_file(chapter);
+  text.replace(text.find("wc -l"), 5, "wc -c");
+  std::ofstream(chapter, std::ios::binary | std::ios::trunc) << text;
+  auto edited = traced(args + "site", logs);
+  EXPECT_EQ(edited.run.exit_code, 0) << edited.run.err;
+  EXPECT_TRUE(edited.highlighter_loaded);
+  EXPECT_NE(test::read_file(out / "site" / "ch02.html").find("wc -c"), std::string::npos);
+  auto after = traced(args + "site", logs);
+  EXPECT_FALSE(after.highlighter_loaded);
+  fs::remove_all(tmp);
 }
 
 // Progress (diag/progress.hpp): none in a log or a pipe, nor with -q; `--progress always` draws

@@ -1,0 +1,321 @@
+// The highlight cache file: what makes it valid (the stamp of the Source-highlight installation), how
+// it is read without trusting a byte of it, and which blocks are written back.
+#include "highlight/cache.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "figures/modules.hpp"
+
+namespace bb::highlight::cache {
+
+namespace {
+
+// Bumped whenever the layout below or the meaning of a token changes.
+constexpr std::uint32_t kFormat = 1;
+constexpr char kMagic[4] = {'B', 'B', 'H', 'L'};
+
+void put_u32(std::string& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+// The language's length, the language, the code: no two blocks share a key.
+std::string key_of(std::string_view language, std::string_view code) {
+  std::string key;
+  key.reserve(4 + language.size() + code.size());
+  put_u32(key, static_cast<std::uint32_t>(language.size()));
+  key += language;
+  key += code;
+  return key;
+}
+
+// One file's identity in the stamp; false when it cannot be examined.
+bool add_file(std::string& out, int dir, const char* name, const std::string& shown) {
+  struct stat st {};
+  if (fstatat(dir, name, &st, 0) != 0) return false;
+  out += shown;
+  out += ' ' + std::to_string(st.st_size) + ' ' + std::to_string(st.st_mtim.tv_sec) + '.' +
+         std::to_string(st.st_mtim.tv_nsec) + '\n';
+  return true;
+}
+
+bool add_file(std::string& out, const std::string& path) {
+  return add_file(out, AT_FDCWD, path.c_str(), path);
+}
+
+// The data folder Source-highlight's Settings::retrieveDataDir() picks: the environment, then the
+// user's configuration file (whose content is part of the stamp as well), then the installed one.
+std::string data_dir(std::string& out) {
+  if (const char* env = std::getenv("SOURCE_HIGHLIGHT_DATADIR"); env && *env) return env;
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    std::ifstream conf(std::string(home) + "/.source-highlight/source-highlight.conf", std::ios::binary);
+    if (conf) {
+      std::stringstream text;
+      text << conf.rdbuf();
+      out += "conf " + text.str() + '\n';
+      std::string line;
+      while (std::getline(text, line)) {
+        // datadir = "/some/folder"
+        auto word = line.find_first_not_of(" \t");
+        if (word == std::string::npos || line.compare(word, 7, "datadir") != 0) continue;
+        auto eq = line.find_first_not_of(" \t", word + 7);
+        if (eq == std::string::npos || line[eq] != '=') continue;
+        auto open = line.find('"', eq);
+        auto close = open == std::string::npos ? open : line.find('"', open + 1);
+        if (close != std::string::npos && close > open + 1) return line.substr(open + 1, close - open - 1);
+      }
+    }
+  }
+  return BOOKBUILD_SOURCE_HIGHLIGHT_DATA_DIR;
+}
+
+// Every file of the data folder: the language definitions include one another, and lang.map decides
+// which file a language reads.
+bool add_data_dir(std::string& out, const std::string& path) {
+  DIR* dir = opendir(path.c_str());
+  if (!dir) return false;
+  std::vector<std::string> names;
+  while (const dirent* e = readdir(dir))
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) names.emplace_back(e->d_name);
+  std::sort(names.begin(), names.end());
+  out += "data " + path + '\n';
+  bool ok = true;
+  for (const auto& n : names) ok = ok && add_file(out, dirfd(dir), n.c_str(), n);
+  closedir(dir);
+  return ok;
+}
+
+// Reads what the file says without ever going past its end; the first impossible value fails it all.
+class Reader {
+ public:
+  explicit Reader(std::string_view s) : s_(s) {}
+  bool u8(std::uint8_t& v) {
+    if (s_.size() - at_ < 1) return false;
+    v = static_cast<std::uint8_t>(s_[at_++]);
+    return true;
+  }
+  bool u32(std::uint32_t& v) {
+    if (s_.size() - at_ < 4) return false;
+    v = 0;
+    for (int i = 0; i < 4; ++i) v |= std::uint32_t(static_cast<std::uint8_t>(s_[at_++])) << (8 * i);
+    return true;
+  }
+  bool bytes(std::size_t n, std::string_view& v) {
+    if (s_.size() - at_ < n) return false;
+    v = s_.substr(at_, n);
+    at_ += n;
+    return true;
+  }
+  bool text(std::string_view& v) {
+    std::uint32_t n = 0;
+    return u32(n) && bytes(n, v);
+  }
+  [[nodiscard]] std::size_t left() const { return s_.size() - at_; }
+  std::uint32_t u32() {
+    std::uint32_t v = 0;
+    u32(v);
+    return v;
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t at_ = 0;
+};
+
+std::uint32_t checksum(std::string_view bytes) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (!bytes.empty()) {
+    const auto n = static_cast<uInt>(std::min<std::size_t>(bytes.size(), 1u << 30));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data()), n);
+    bytes.remove_prefix(n);
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+}  // namespace
+
+std::optional<std::string> stamp() {
+  std::string out = "bookbuild highlight cache " + std::to_string(kFormat) + '\n';
+  if (!add_file(out, figures::module_path(figures::Module::Highlight))) return std::nullopt;
+  std::string_view libraries = BOOKBUILD_SOURCE_HIGHLIGHT_LIBRARIES;
+  while (!libraries.empty()) {
+    auto colon = libraries.find(':');
+    if (!add_file(out, std::string(libraries.substr(0, colon)))) return std::nullopt;
+    libraries = colon == std::string_view::npos ? std::string_view() : libraries.substr(colon + 1);
+  }
+  if (!add_data_dir(out, data_dir(out))) return std::nullopt;
+  return out;
+}
+
+Store::Store(std::string stamp, std::string_view bytes) : stamp_(std::move(stamp)) {
+  if (!parse(bytes)) {
+    entries_.clear();
+    generation_ = 0;
+  }
+}
+
+// The layout (integers little-endian u32 unless said):
+//   "BBHL" format stamp-length stamp generation
+//   kind-count { u8 length, name }...            the token kinds, "" (plain text) among them
+//   block-count { written language-length language code-length code
+//                 u8 highlighted [token-count { u8 kind-index, length }...] }...
+//   CRC-32 of all the above
+// A block's token lengths add up to its code: the tokens' texts are slices of it. The checksum turns
+// a damaged byte into an ignored file rather than a wrongly coloured token.
+bool Store::parse(std::string_view bytes) {
+  if (bytes.size() < 4 ||
+      checksum(bytes.substr(0, bytes.size() - 4)) != Reader(bytes.substr(bytes.size() - 4)).u32())
+    return false;
+  Reader in(bytes.substr(0, bytes.size() - 4));
+  std::string_view magic, stamp;
+  std::uint32_t format = 0, kinds = 0, blocks = 0;
+  if (!in.bytes(4, magic) || magic != std::string_view(kMagic, 4) || !in.u32(format) || format != kFormat ||
+      !in.text(stamp) || stamp != stamp_ || !in.u32(generation_) || !in.u32(kinds) || kinds > in.left())
+    return false;
+  std::vector<std::string> kind(kinds);
+  for (auto& k : kind) {
+    std::uint8_t n = 0;
+    std::string_view name;
+    if (!in.u8(n) || !in.bytes(n, name)) return false;
+    k = name;
+    if (!k.empty() && !style_of(k)) return false;  // not a kind the module reports
+  }
+  if (!in.u32(blocks) || blocks > in.left()) return false;
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    Entry e;
+    std::string_view language, code;
+    std::uint8_t highlighted = 0;
+    if (!in.u32(e.written) || e.written > generation_ || !in.text(language) || !in.text(code) ||
+        !in.u8(highlighted) || highlighted > 1)
+      return false;
+    if (highlighted) {
+      std::uint32_t count = 0;
+      if (!in.u32(count) || count > in.left() / 5) return false;
+      std::vector<Token> tokens(count);
+      std::size_t at = 0;
+      for (auto& t : tokens) {
+        std::uint8_t k = 0;
+        std::uint32_t length = 0;
+        if (!in.u8(k) || k >= kind.size() || !in.u32(length) || length > code.size() - at) return false;
+        t.kind = kind[k];
+        t.text = code.substr(at, length);
+        at += length;
+      }
+      if (at != code.size()) return false;
+      e.result = std::move(tokens);
+    }
+    if (!entries_.emplace(key_of(language, code), std::move(e)).second) return false;
+  }
+  return in.left() == 0;
+}
+
+std::optional<Result> Store::find(const std::string& language, std::string_view code) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(key_of(language, code));
+  if (it == entries_.end()) return std::nullopt;
+  it->second.used = true;
+  return it->second.result;
+}
+
+void Store::put(const std::string& language, std::string_view code, Result result) {
+  // Only what the file can hold and give back: tokens that are the code cut into runs of known kinds.
+  if (result) {
+    std::size_t size = 0;
+    for (const auto& t : *result) {
+      if (!t.kind.empty() && !style_of(t.kind)) return;
+      size += t.text.size();
+    }
+    if (size != code.size()) return;
+  }
+  std::lock_guard lock(mutex_);
+  Entry& e = entries_[key_of(language, code)];
+  e.used = true;
+  e.result = std::move(result);
+  dirty_ = true;
+}
+
+std::optional<std::string> Store::save() {
+  std::lock_guard lock(mutex_);
+  // A block in use whose mark is getting old is written again, so that runs that only hit keep it.
+  bool write = dirty_;
+  for (const auto& [key, e] : entries_)
+    write = write || (e.used && generation_ - e.written >= kKeepWrites / 2);
+  if (!write) {
+    for (auto& [key, e] : entries_) e.used = false;
+    return std::nullopt;
+  }
+  const bool wrap = generation_ == std::numeric_limits<std::uint32_t>::max();
+  generation_ = wrap ? 1 : generation_ + 1;
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    Entry& e = it->second;
+    if (e.used)
+      e.written = generation_;
+    else if (wrap || generation_ - e.written > kKeepWrites) {
+      it = entries_.erase(it);
+      continue;
+    }
+    e.used = false;
+    ++it;
+  }
+  dirty_ = false;
+  return serialize();
+}
+
+std::size_t Store::size() const {
+  std::lock_guard lock(mutex_);
+  return entries_.size();
+}
+
+std::string Store::serialize() const {
+  // Sorted, so that the same blocks always give the same file.
+  std::map<std::string_view, const Entry*> sorted;
+  std::map<std::string, std::uint8_t> kinds{{"", 0}};
+  for (const auto& [key, e] : entries_) {
+    sorted.emplace(key, &e);
+    if (e.result)
+      for (const auto& t : *e.result) kinds.emplace(t.kind, 0);
+  }
+  std::string out(kMagic, 4);
+  put_u32(out, kFormat);
+  put_u32(out, static_cast<std::uint32_t>(stamp_.size()));
+  out += stamp_;
+  put_u32(out, generation_);
+  put_u32(out, static_cast<std::uint32_t>(kinds.size()));
+  std::uint8_t index = 0;
+  for (auto& [name, i] : kinds) {
+    i = index++;
+    out += static_cast<char>(name.size());
+    out += name;
+  }
+  put_u32(out, static_cast<std::uint32_t>(sorted.size()));
+  for (const auto& [key, e] : sorted) {
+    put_u32(out, e->written);
+    std::string_view language;
+    Reader(key).text(language);
+    put_u32(out, static_cast<std::uint32_t>(language.size()));
+    out += language;
+    put_u32(out, static_cast<std::uint32_t>(key.size() - 4 - language.size()));
+    out += key.substr(4 + language.size());
+    out += static_cast<char>(e->result ? 1 : 0);
+    if (!e->result) continue;
+    put_u32(out, static_cast<std::uint32_t>(e->result->size()));
+    for (const auto& t : *e->result) {
+      out += static_cast<char>(kinds.at(t.kind));
+      put_u32(out, static_cast<std::uint32_t>(t.text.size()));
+    }
+  }
+  put_u32(out, checksum(out));
+  return out;
+}
+
+}  // namespace bb::highlight::cache

@@ -1,0 +1,186 @@
+// The highlight cache's file (builder/highlight/cache.hpp): what one run writes the next reads back
+// token for token, any damaged byte makes the whole file ignored, and blocks no run uses age out.
+#include "highlight/cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "test_support.hpp"
+
+namespace bb::highlight::cache {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The code blocks of the fixture book, highlighted by the module itself.
+struct Blocks {
+  std::string python = read(test::fixtures() / "highlight" / "sum.py");
+  std::string cpp = read(test::fixtures() / "highlight" / "sum.cpp");
+  Result python_tokens = tokens("python", python);
+  Result cpp_tokens = tokens("cpp", cpp);
+};
+
+bool same(const Result& a, const Result& b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  if (a->size() != b->size()) return false;
+  for (std::size_t i = 0; i < a->size(); ++i)
+    if ((*a)[i].kind != (*b)[i].kind || (*a)[i].text != (*b)[i].text) return false;
+  return true;
+}
+
+// A file holding both blocks and a language without definition.
+std::string written_file(const Blocks& b) {
+  Store s("stamp 1", "");
+  s.put("python", b.python, b.python_tokens);
+  s.put("cpp", b.cpp, b.cpp_tokens);
+  s.put("no-such-language", "x = 1\n", std::nullopt);
+  auto bytes = s.save();
+  EXPECT_TRUE(bytes);
+  return bytes.value_or("");
+}
+
+TEST(HighlightCache, WhatOneRunWritesTheNextReadsBack) {
+  Blocks b;
+  ASSERT_TRUE(b.python_tokens && b.cpp_tokens);
+  Store read_back("stamp 1", written_file(b));
+  EXPECT_EQ(read_back.size(), 3u);
+  auto python = read_back.find("python", b.python);
+  ASSERT_TRUE(python);
+  EXPECT_TRUE(same(*python, b.python_tokens));
+  auto cpp = read_back.find("cpp", b.cpp);
+  ASSERT_TRUE(cpp);
+  EXPECT_TRUE(same(*cpp, b.cpp_tokens));
+  auto plain = read_back.find("no-such-language", "x = 1\n");
+  ASSERT_TRUE(plain);  // the negative answer is cached too
+  EXPECT_FALSE(*plain);
+  // A changed block, or the same code in another language, is a miss.
+  EXPECT_FALSE(read_back.find("python", b.python + "\n"));
+  EXPECT_FALSE(read_back.find("cpp", b.python));
+  EXPECT_FALSE(read_back.find("pytho", "n" + b.python));
+  // Every block found: the file is right as it is, and is not written again.
+  EXPECT_FALSE(read_back.save());
+}
+
+TEST(HighlightCache, AnotherInstallationsFileIsIgnored) {
+  Blocks b;
+  const std::string bytes = written_file(b);
+  EXPECT_EQ(Store("stamp 2", bytes).size(), 0u);
+  EXPECT_EQ(Store("stamp 1", "").size(), 0u);
+}
+
+// Whatever damage the file took (cut short, one byte changed anywhere, bytes added), the whole file is
+// ignored: no block is found, nothing crashes.
+TEST(HighlightCache, EveryDamagedFileIsIgnored) {
+  Blocks b;
+  const std::string bytes = written_file(b);
+  ASSERT_EQ(Store("stamp 1", bytes).size(), 3u);
+  for (std::size_t n = 0; n < bytes.size(); ++n)
+    EXPECT_EQ(Store("stamp 1", bytes.substr(0, n)).size(), 0u) << n;
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    for (unsigned char flip : {0x01, 0x80, 0xff}) {
+      std::string damaged = bytes;
+      damaged[i] = static_cast<char>(damaged[i] ^ flip);
+      EXPECT_EQ(Store("stamp 1", damaged).size(), 0u) << i;
+    }
+  EXPECT_EQ(Store("stamp 1", bytes + '\0').size(), 0u);
+}
+
+// Files whose checksum is right but whose content is impossible (tests/fixtures/highlight, written by
+// make-damaged.py next to them): counts past the end, tokens that do not add up to the code, unknown
+// kinds. The well-formed one among them is read.
+TEST(HighlightCache, ImpossibleContentIsIgnored) {
+  const fs::path dir = test::fixtures() / "highlight";
+  Store good("stamp 1", read(dir / "well-formed.bin"));
+  ASSERT_EQ(good.size(), 2u);
+  auto x = good.find("python", "x = 1\n");
+  ASSERT_TRUE(x && *x);
+  ASSERT_EQ((*x)->size(), 3u);
+  EXPECT_EQ((**x)[1].kind, "number");
+  EXPECT_EQ((**x)[1].text, "1");
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".bin" || e.path().filename() == "well-formed.bin") continue;
+    ++files;
+    EXPECT_EQ(Store("stamp 1", read(e.path())).size(), 0u) << e.path().filename();
+  }
+  EXPECT_GE(files, 10);
+}
+
+// A block no run looks up is kept for kKeepWrites writes (an edition built alone does not evict the
+// other's blocks), then dropped (the file does not grow with every edit of a block).
+TEST(HighlightCache, UnusedBlocksAgeOut) {
+  Blocks b;
+  std::string bytes = written_file(b);  // the first write
+  for (std::uint32_t write = 2; write <= kKeepWrites + 3; ++write) {
+    // Looked up in a copy, so that looking does not keep it.
+    EXPECT_EQ(Store("stamp 1", bytes).find("cpp", b.cpp).has_value(), write <= kKeepWrites + 2) << write;
+    Store s("stamp 1", bytes);
+    EXPECT_TRUE(s.find("python", b.python)) << write;
+    const std::string edited = "x = " + std::to_string(write) + "\n";  // an edited block
+    s.put("python", edited, tokens("python", edited));
+    auto next = s.save();
+    ASSERT_TRUE(next);
+    bytes = *next;
+  }
+  Store s("stamp 1", bytes);
+  EXPECT_TRUE(s.find("python", b.python));
+  EXPECT_FALSE(s.find("python", "x = 2\n"));
+  EXPECT_TRUE(s.find("python", "x = 3\n"));
+  EXPECT_TRUE(s.find("python", "x = " + std::to_string(kKeepWrites + 3) + "\n"));
+}
+
+// Runs that only find blocks do not rewrite the file, unless a block they use is getting old: then it is
+// written again, so that an edition built only from the cache keeps its blocks.
+TEST(HighlightCache, BlocksInUseAreKept) {
+  Blocks b;
+  std::string bytes = written_file(b);
+  for (std::uint32_t write = 2; write <= 3 * kKeepWrites; ++write) {
+    Store s("stamp 1", bytes);
+    const std::string edited = "x = " + std::to_string(write) + "\n";  // the other edition, edited
+    s.put("python", edited, tokens("python", edited));
+    bytes = s.save().value_or("");
+    Store other("stamp 1", bytes);  // this edition, all from the cache
+    ASSERT_TRUE(other.find("cpp", b.cpp)) << write;
+    if (auto again = other.save()) bytes = *again;
+  }
+}
+
+// The stamp names the installation: the module, Source-highlight's libraries and every file of its
+// data folder; another data folder (SOURCE_HIGHLIGHT_DATADIR) gives another stamp, a missing one none.
+TEST(HighlightCache, TheStampFollowsTheDataFolder) {
+  auto installed = stamp();
+  ASSERT_TRUE(installed);
+  EXPECT_NE(installed->find("python.lang"), std::string::npos);
+  EXPECT_NE(installed->find("bookbuild_highlighter.so"), std::string::npos);
+  fs::path copy = fs::temp_directory_path() / ("bb-hl-data-" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  const std::size_t data = installed->find("\ndata ") + 6;
+  const fs::path installed_dir = installed->substr(data, installed->find('\n', data) - data);
+  fs::copy_file(installed_dir / "lang.map", copy / "lang.map");
+  ::setenv("SOURCE_HIGHLIGHT_DATADIR", copy.c_str(), 1);
+  auto other = stamp();
+  ASSERT_TRUE(other);
+  EXPECT_NE(*other, *installed);
+  std::ofstream(copy / "lang.map", std::ios::app) << "# edited\n";
+  auto edited = stamp();
+  ASSERT_TRUE(edited);
+  EXPECT_NE(*edited, *other);
+  ::setenv("SOURCE_HIGHLIGHT_DATADIR", (copy / "missing").c_str(), 1);
+  EXPECT_FALSE(stamp());
+  ::unsetenv("SOURCE_HIGHLIGHT_DATADIR");
+  fs::remove_all(copy);
+}
+
+}  // namespace
+}  // namespace bb::highlight::cache
