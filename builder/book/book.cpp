@@ -117,7 +117,7 @@ void load_chapter(const Config& config, EditionBook& eb, std::size_t i, const ma
   if (c.root.children.empty() && c.root.loc.line > 0)
     diags.error({c.path, 0, 0}, "this chapter is empty: it needs at least a level-1 heading (its title)");
   for (const auto& b : c.root.children) {
-    if (b.kind == doc::Kind::Heading && b.level == 1) {
+    if (b.kind == doc::Kind::Heading && b.level() == 1) {
       c.title = doc::plain_text(b.children);
       break;
     }

@@ -203,7 +203,7 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
 }
 
 bool has_class(const Node& n, std::string_view c) {
-  return std::find(n.classes.begin(), n.classes.end(), c) != n.classes.end();
+  return std::find(n.classes().begin(), n.classes().end(), c) != n.classes().end();
 }
 
 void walk(const Node& n, const book::Edition& e, const std::string& chapter,
@@ -238,7 +238,7 @@ void walk(const Node& n, const book::Edition& e, const std::string& chapter,
     case Kind::Text: scan_text(n.text, n.loc, e, chapter, nouns, out.unbound); return;
     default: break;
   }
-  for (const auto& c : n.caption) walk(c, e, chapter, nouns, out);
+  for (const auto& c : n.caption()) walk(c, e, chapter, nouns, out);
   for (const auto& c : n.children) walk(c, e, chapter, nouns, out);
 }
 

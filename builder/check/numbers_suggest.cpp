@@ -214,7 +214,7 @@ SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
       // footnote: the note cites them wherever it is referenced.
       // (A link the book cannot turn into a URL stays as a span that keeps its target in `href`.)
       auto linked = [](const doc::Node& n) -> std::string {
-        if (n.kind == doc::Kind::Link) return scenario_of_link(n.url);
+        if (n.kind == doc::Kind::Link) return scenario_of_link(n.url());
         const std::string* href = n.kind == doc::Kind::Span ? n.attr("href") : nullptr;
         return href ? scenario_of_link(*href) : std::string();
       };

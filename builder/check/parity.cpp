@@ -25,14 +25,14 @@ std::string where(const SourceLoc& loc, const book::Book& book) {
 std::vector<Numbered> numbered(const Node& root) {
   std::vector<Numbered> out;
   doc::walk(root, [&](const Node& n) {
-    if (n.number.empty()) return;
+    if (n.number().empty()) return;
     switch (n.kind) {
-      case Kind::Figure: out.push_back({"figure", n.number, n.loc}); break;
-      case Kind::Table: out.push_back({"table", n.number, n.loc}); break;
-      case Kind::DisplayMath: out.push_back({"equation", n.number, n.loc}); break;
-      case Kind::Callout: out.push_back({*n.attr("kind"), n.number, n.loc}); break;
+      case Kind::Figure: out.push_back({"figure", n.number(), n.loc}); break;
+      case Kind::Table: out.push_back({"table", n.number(), n.loc}); break;
+      case Kind::DisplayMath: out.push_back({"equation", n.number(), n.loc}); break;
+      case Kind::Callout: out.push_back({*n.attr("kind"), n.number(), n.loc}); break;
       case Kind::Paragraph:  // a bold-led example, or a table title above notes and sub-tables
-        if (const std::string* kind = n.attr("kind")) out.push_back({*kind, n.number, n.loc});
+        if (const std::string* kind = n.attr("kind")) out.push_back({*kind, n.number(), n.loc});
         break;
       default: break;
     }

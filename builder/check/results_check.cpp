@@ -99,7 +99,7 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
   for (const auto& eb : book.editions)
     for (const auto& ch : eb.chapters)
       doc::walk(ch.root, [&](const doc::Node& n) {
-        if (n.kind == doc::Kind::Link) cite(scenario_of_link(n.url), n.loc);
+        if (n.kind == doc::Kind::Link) cite(scenario_of_link(n.url()), n.loc);
       });
   for (const auto& st : statuses) {
     ++report.scenarios;

@@ -42,7 +42,7 @@ void print_inventory(const book::Book& b, std::ostream& out) {
       std::map<std::string, int> n;
       doc::walk(c.root, [&](const doc::Node& x) {
         switch (x.kind) {
-          case doc::Kind::Figure: ++n[x.caption.empty() ? "figures without caption" : "figures"]; break;
+          case doc::Kind::Figure: ++n[x.caption().empty() ? "figures without caption" : "figures"]; break;
           case doc::Kind::DisplayMath: ++n["display math"]; break;
           case doc::Kind::InlineMath: ++n["inline math"]; break;
           case doc::Kind::Table: ++n["tables"]; break;

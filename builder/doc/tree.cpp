@@ -8,18 +8,19 @@
 namespace bb::doc {
 
 bool Node::has_class(std::string_view c) const {
-  for (const auto& k : classes)
+  for (const auto& k : classes())
     if (k == c) return true;
   return false;
 }
 
 const std::string* Node::attr(std::string_view key) const {
-  for (const auto& [k, v] : attrs)
+  for (const auto& [k, v] : attrs())
     if (k == key) return &v;
   return nullptr;
 }
 
 void Node::set_attr(std::string key, std::string value) {
+  auto& attrs = extra().attrs;
   for (auto& [k, v] : attrs)
     if (k == key) {
       v = std::move(value);
@@ -92,25 +93,25 @@ void append_plain(const Node& n, std::string& out) {
 void dump_node(const Node& n, int depth, std::ostringstream& out) {
   out << std::string(depth * 2, ' ') << kind_name(n.kind);
   if (n.loc.line > 0) out << " @" << n.loc.line << ':' << n.loc.col;
-  if (n.kind == Kind::Heading) out << " level=" << n.level;
-  if (n.kind == Kind::OrderedList) out << " start=" << n.start;
-  if ((n.kind == Kind::OrderedList || n.kind == Kind::BulletList) && !n.tight) out << " loose";
-  if (!n.id.empty()) out << " #" << n.id;
-  for (const auto& c : n.classes) out << " ." << c;
-  for (const auto& [k, v] : n.attrs) out << ' ' << k << '=' << text::json_quote(v);
-  if (!n.number.empty()) out << " number=" << text::json_quote(n.number);
-  if (!n.info.empty()) out << " info=" << text::json_quote(n.info);
-  if (!n.url.empty()) out << " url=" << text::json_quote(n.url);
-  if (!n.title.empty()) out << " title=" << text::json_quote(n.title);
-  if (!n.aligns.empty()) {
+  if (n.kind == Kind::Heading) out << " level=" << n.level();
+  if (n.kind == Kind::OrderedList) out << " start=" << n.start();
+  if ((n.kind == Kind::OrderedList || n.kind == Kind::BulletList) && !n.tight()) out << " loose";
+  if (!n.id().empty()) out << " #" << n.id();
+  for (const auto& c : n.classes()) out << " ." << c;
+  for (const auto& [k, v] : n.attrs()) out << ' ' << k << '=' << text::json_quote(v);
+  if (!n.number().empty()) out << " number=" << text::json_quote(n.number());
+  if (!n.info().empty()) out << " info=" << text::json_quote(n.info());
+  if (!n.url().empty()) out << " url=" << text::json_quote(n.url());
+  if (!n.title().empty()) out << " title=" << text::json_quote(n.title());
+  if (!n.aligns().empty()) {
     out << " aligns=";
-    for (auto a : n.aligns) out << "-lcr"[static_cast<int>(a)];
+    for (auto a : n.aligns()) out << "-lcr"[static_cast<int>(a)];
   }
   if (!n.text.empty()) out << ' ' << text::json_quote(n.text);
   out << '\n';
-  if (!n.caption.empty()) {
+  if (!n.caption().empty()) {
     out << std::string(depth * 2 + 2, ' ') << "caption:\n";
-    for (const auto& c : n.caption) dump_node(c, depth + 2, out);
+    for (const auto& c : n.caption()) dump_node(c, depth + 2, out);
   }
   for (const auto& c : n.children) dump_node(c, depth + 1, out);
 }

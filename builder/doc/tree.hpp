@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -53,11 +55,60 @@ enum class Kind : std::uint8_t {
 
 enum class Align : std::uint8_t { None, Left, Center, Right };
 
+// A node keeps inline only what nearly every node has (kind, place, text, children): most nodes are
+// Text. Everything else lives in one `Extra` part allocated the first time a field is written, so a
+// large book's tree stays small. Read a field with its accessor (`n.url()`, `n.caption()`: an absent
+// part reads as the defaults below); write through `n.extra()`, which creates the part
+// (`n.extra().url = ...`). `n.extra_if()` gives the part only if it exists, for edits in place that
+// must not create it.
 struct Node {
+  struct Extra;
+
   Kind kind = Kind::Text;
   SourceLoc loc;  // where the node starts in the manuscript
 
   std::string text;  // literal content (Text, Code, CodeBlock, math, raw HTML, footnote keys, labels)
+  std::vector<Node> children;
+
+  Node() = default;
+  explicit Node(Kind k, SourceLoc l = {}) : kind(k), loc(std::move(l)) {}
+  // Trees are copied (an edition's chapters, a caption's text), so the part is copied with the node.
+  Node(const Node& o);
+  Node& operator=(const Node& o);
+  Node(Node&&) noexcept = default;
+  Node& operator=(Node&&) noexcept = default;
+  ~Node();
+
+  [[nodiscard]] const std::string& info() const;
+  [[nodiscard]] const std::string& url() const;
+  [[nodiscard]] const std::string& title() const;
+  [[nodiscard]] const std::string& id() const;
+  [[nodiscard]] const std::vector<std::string>& classes() const;
+  [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& attrs() const;
+  [[nodiscard]] int level() const;
+  [[nodiscard]] int start() const;
+  [[nodiscard]] bool tight() const;
+  [[nodiscard]] const std::vector<Align>& aligns() const;
+  [[nodiscard]] const std::string& number() const;
+  [[nodiscard]] const std::vector<Node>& caption() const;
+
+  // The part with the fields above, created (with their defaults) if the node has none yet.
+  Extra& extra();
+  [[nodiscard]] Extra* extra_if() { return extra_.get(); }
+  [[nodiscard]] const Extra* extra_if() const { return extra_.get(); }
+
+  [[nodiscard]] bool is_block() const { return kind <= Kind::FootnoteDef; }
+  [[nodiscard]] bool has_class(std::string_view c) const;
+  [[nodiscard]] const std::string* attr(std::string_view key) const;
+  void set_attr(std::string key, std::string value);
+
+ private:
+  [[nodiscard]] const Extra& part() const;  // the part, or `no_extra`
+
+  std::unique_ptr<Extra> extra_;
+};
+
+struct Node::Extra {
   std::string info;  // code block language
   std::string url;   // Link, Image
   std::string title;
@@ -75,17 +126,73 @@ struct Node {
   // Resolved by filters: the number shown ("4.2.3", "4-1") and the label it is known by.
   std::string number;
 
-  std::vector<Node> children;
   std::vector<Node> caption;  // Figure, Table: inline nodes of the caption
-
-  Node() = default;
-  explicit Node(Kind k, SourceLoc l = {}) : kind(k), loc(std::move(l)) {}
-
-  [[nodiscard]] bool is_block() const { return kind <= Kind::FootnoteDef; }
-  [[nodiscard]] bool has_class(std::string_view c) const;
-  [[nodiscard]] const std::string* attr(std::string_view key) const;
-  void set_attr(std::string key, std::string value);
 };
+
+// What a node without its part reads as.
+inline constinit const Node::Extra no_extra{};
+
+// Most nodes are Text, and a large book holds millions of them (docs/pipeline.md, section 3).
+static_assert(sizeof(Node) <= 96, "keep doc::Node small: rarely used fields belong in Node::Extra");
+static_assert(std::is_nothrow_move_constructible_v<Node>,
+              "vectors of nodes must move, not copy, when they grow");
+
+inline Node::Node(const Node& o)
+    : kind(o.kind),
+      loc(o.loc),
+      text(o.text),
+      children(o.children),
+      extra_(o.extra_ ? std::make_unique<Extra>(*o.extra_) : nullptr) {}
+inline Node& Node::operator=(const Node& o) {
+  if (this != &o) *this = Node(o);
+  return *this;
+}
+inline Node::~Node() = default;
+
+inline const Node::Extra& Node::part() const {
+  return extra_ ? *extra_ : no_extra;
+}
+
+inline const std::string& Node::info() const {
+  return part().info;
+}
+inline const std::string& Node::url() const {
+  return part().url;
+}
+inline const std::string& Node::title() const {
+  return part().title;
+}
+inline const std::string& Node::id() const {
+  return part().id;
+}
+inline const std::vector<std::string>& Node::classes() const {
+  return part().classes;
+}
+inline const std::vector<std::pair<std::string, std::string>>& Node::attrs() const {
+  return part().attrs;
+}
+inline int Node::level() const {
+  return part().level;
+}
+inline int Node::start() const {
+  return part().start;
+}
+inline bool Node::tight() const {
+  return part().tight;
+}
+inline const std::vector<Align>& Node::aligns() const {
+  return part().aligns;
+}
+inline const std::string& Node::number() const {
+  return part().number;
+}
+inline const std::vector<Node>& Node::caption() const {
+  return part().caption;
+}
+inline Node::Extra& Node::extra() {
+  if (!extra_) extra_ = std::make_unique<Extra>();
+  return *extra_;
+}
 
 // Concatenated plain text of inline nodes (math kept as TeX), for ids, search and titles.
 std::string plain_text(const std::vector<Node>& inlines);
@@ -101,13 +208,14 @@ const char* kind_name(Kind k);
 template <typename F>
 void walk(Node& n, F&& f) {
   f(n);
-  for (auto& c : n.caption) walk(c, f);
+  if (auto* x = n.extra_if())
+    for (auto& c : x->caption) walk(c, f);
   for (auto& c : n.children) walk(c, f);
 }
 template <typename F>
 void walk(const Node& n, F&& f) {
   f(n);
-  for (const auto& c : n.caption) walk(c, f);
+  for (const auto& c : n.caption()) walk(c, f);
   for (const auto& c : n.children) walk(c, f);
 }
 

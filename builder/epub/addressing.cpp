@@ -17,11 +17,12 @@ namespace {
 // Keeps a link's text and drops the link itself.
 void unwrap(Node& n) {
   n.kind = Kind::Span;
-  n.url.clear();
-  n.title.clear();
-  n.id.clear();
-  n.classes.clear();
-  n.attrs.clear();
+  auto& x = n.extra();
+  x.url.clear();
+  x.title.clear();
+  x.id.clear();
+  x.classes.clear();
+  x.attrs.clear();
 }
 
 class Rewriter {
@@ -44,20 +45,20 @@ class Rewriter {
     if (id && *id != *chapter) href += "#" + *id;
     if (href.empty()) href = self_.href;
     n.kind = Kind::Link;
-    n.url = href;
+    n.extra().url = href;
   }
 
  private:
   void image(Node& n) {
     const std::string* dest = n.attr("dest");
     if (dest && *dest == "url") {
-      diags_.error(
-          n.loc, "image `" + n.url + "` is remote: an EPUB must carry its images; download it into the book");
+      diags_.error(n.loc, "image `" + n.url() +
+                              "` is remote: an EPUB must carry its images; download it into the book");
       return;
     }
     const std::string* asset = n.attr("asset");
     if (!asset) return;  // refused by the link resolver, which said why
-    if (auto it = a_.images.find(*asset); it != a_.images.end()) n.url = it->second;
+    if (auto it = a_.images.find(*asset); it != a_.images.end()) n.extra().url = it->second;
   }
 
   const ChapterFile& self_;

@@ -84,7 +84,7 @@ std::string image_href(const fs::path& source, const std::string& ext, const fs:
 
 std::string heading_label(const Node& h) {
   std::string text = doc::plain_text(h.children);
-  return h.number.empty() ? text : h.number + " " + text;
+  return h.number().empty() ? text : h.number() + " " + text;
 }
 
 // The chapter and its level-2 sections (with their level-3 subsections) for the navigation document.
@@ -95,13 +95,13 @@ NavEntry nav_entry(const Node& root, const book::Chapter& c, const std::string& 
     if (n.kind != Kind::Heading) continue;
     std::string label = heading_label(n);
     if (label.empty()) continue;
-    if (n.level == 1 && !titled) {
+    if (n.level() == 1 && !titled) {
       entry.label = label;
       titled = true;
-    } else if (n.level == 2 && !n.id.empty()) {
-      entry.children.push_back({label, href + "#" + n.id, {}});
-    } else if (n.level == 3 && !n.id.empty() && !entry.children.empty()) {
-      entry.children.back().children.push_back({label, href + "#" + n.id, {}});
+    } else if (n.level() == 2 && !n.id().empty()) {
+      entry.children.push_back({label, href + "#" + n.id(), {}});
+    } else if (n.level() == 3 && !n.id().empty() && !entry.children.empty()) {
+      entry.children.back().children.push_back({label, href + "#" + n.id(), {}});
     }
   }
   return entry;

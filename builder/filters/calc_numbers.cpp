@@ -51,7 +51,8 @@ class CalcResolver {
 
  private:
   void walk(Node& n) {
-    for (auto& c : n.caption) walk(c);
+    if (auto* x = n.extra_if())
+      for (auto& c : x->caption) walk(c);
     for (auto& c : n.children) walk(c);
     if (n.kind == Kind::CalcNumber) placeholder(n);
     if (n.kind == Kind::Span && n.attr("calc")) literal(n);

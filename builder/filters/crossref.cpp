@@ -287,7 +287,7 @@ class Resolver {
         case Kind::Callout: callout(b); break;
         case Kind::Figure:
         case Kind::Table:
-          inlines(b.caption, true);
+          if (auto* x = b.extra_if()) inlines(x->caption, true);
           blocks(b.children);
           break;
         case Kind::Paragraph:
@@ -426,7 +426,7 @@ class Resolver {
       } else {
         Node ref(Kind::CrossRef, at);
         ref.text = written;
-        ref.classes.emplace_back("plain");
+        ref.extra().classes.emplace_back("plain");
         Node shown(Kind::Text, at);
         shown.text = written;
         ref.children.push_back(std::move(shown));

@@ -22,8 +22,8 @@ std::set<std::string> settle_ids(book::Chapter& chapter, Diagnostics& diags) {
       ids.insert("fnref-" + key);
       return;
     }
-    if (n.id.empty()) return;
-    std::string id = doc::sanitize_id(n.id);
+    if (n.id().empty()) return;
+    std::string id = doc::sanitize_id(n.id());
     if (!ids.insert(id).second) {
       std::string fresh;
       for (int k = ++repeats[id] + 1;; ++k)
@@ -31,7 +31,7 @@ std::set<std::string> settle_ids(book::Chapter& chapter, Diagnostics& diags) {
       diags.warning(n.loc, "id `" + id + "` is used twice in this chapter; this one becomes `" + fresh + "`");
       id = fresh;
     }
-    n.id = id;
+    n.extra().id = id;
   });
   return ids;
 }
@@ -80,10 +80,10 @@ class LinkResolver {
       if (ch.key != chapter) continue;
       std::map<std::string, int> seen;  // per convention and slug: how often it came before
       doc::walk(ch.root, [&](const Node& n) {
-        if (n.kind != Kind::Heading || n.id.empty()) return;
+        if (n.kind != Kind::Heading || n.id().empty()) return;
         // The heading as written: a typed number was moved out of the text into `number`.
         const std::string title = doc::plain_text(n.children);
-        const std::string numbered = n.number.empty() ? title : n.number + " " + title;
+        const std::string numbered = n.number().empty() ? title : n.number() + " " + title;
         // Each tool numbers its own repeats: (tool and text variant, slug) is counted on its own.
         const std::pair<const char*, std::string> forms[] = {{"github", text::github_slug(title)},
                                                              {"pandoc", text::pandoc_slug(title)},
@@ -91,7 +91,7 @@ class LinkResolver {
                                                              {"pandoc#", text::pandoc_slug(numbered)}};
         for (const auto& [tool, slug] : forms) {
           int& count = seen[std::string(tool) + " " + slug];
-          slugs.try_emplace(count ? slug + "-" + std::to_string(count) : slug, n.id);
+          slugs.try_emplace(count ? slug + "-" + std::to_string(count) : slug, n.id());
           ++count;
         }
       });
@@ -114,11 +114,11 @@ class LinkResolver {
   }
 
   void link(Node& n) {
-    switch (text::classify_url(n.url)) {
+    switch (text::classify_url(n.url())) {
       case UrlKind::Empty: return;
       case UrlKind::External: n.set_attr("dest", "url"); return;
       case UrlKind::Script:
-        diags_.error(n.loc, "link `" + n.url + "` runs a script; no output may carry it");
+        diags_.error(n.loc, "link `" + n.url() + "` runs a script; no output may carry it");
         unlink(n);
         return;
       case UrlKind::Data:
@@ -126,11 +126,11 @@ class LinkResolver {
         unlink(n);
         return;
       case UrlKind::RootRelative:
-        report(n, "link target `" + n.url + "` is an absolute path; write it relative to the manuscript");
+        report(n, "link target `" + n.url() + "` is an absolute path; write it relative to the manuscript");
         unlink(n);
         return;
       case UrlKind::Fragment: {
-        std::string frag = n.url.substr(1);
+        std::string frag = n.url().substr(1);
         // A label anywhere in the edition (`#fig:x` may name another chapter's figure).
         if (const Target* t = ctx_.targets.by_label(ctx_.edition.edition.id, frag))
           return to_chapter(n, t->chapter, t->id);
@@ -138,19 +138,19 @@ class LinkResolver {
       }
       case UrlKind::Relative: break;
     }
-    auto [path, frag, has_frag] = text::split_url(n.url);
+    auto [path, frag, has_frag] = text::split_url(n.url());
     fs::path lexical = (c_.path.parent_path() / text::percent_decode(path)).lexically_normal();
     if (auto it = chapter_of_.find(lexical); it != chapter_of_.end()) return to_chapter(n, it->second, frag);
     auto confined = guard_.confine(lexical);
     if (!confined.ok()) {
-      diags_.error(n.loc, "link target `" + n.url + "` " + confined.error);
+      diags_.error(n.loc, "link target `" + n.url() + "` " + confined.error);
       unlink(n);
       return;
     }
     std::error_code ec;
     auto status = fs::status(confined.path, ec);
     if (!fs::exists(status)) {
-      report(n, "link target `" + n.url + "` does not exist in the repository");
+      report(n, "link target `" + n.url() + "` does not exist in the repository");
       unlink(n);
       return;
     }
@@ -159,39 +159,40 @@ class LinkResolver {
     if (rel.empty() || *rel.begin() == "..") rel = confined.path.lexically_relative(guard_.root());
     std::string url = repo.file_url(rel.generic_string(), fs::is_directory(status), frag);
     if (url.empty()) {
-      report(n, "link to repository file `" + n.url + "` needs `repository` in book.toml to become a URL");
+      report(n, "link to repository file `" + n.url() + "` needs `repository` in book.toml to become a URL");
       unlink(n);
       return;
     }
-    n.url = url;
+    n.extra().url = url;
     n.set_attr("dest", "url");
     n.set_attr("repository-path", rel.generic_string());
   }
 
   void image(Node& n) {
-    switch (text::classify_url(n.url)) {
+    switch (text::classify_url(n.url())) {
       case UrlKind::Empty: diags_.error(n.loc, "image without a file"); return;
       case UrlKind::External:
       case UrlKind::Data: n.set_attr("dest", "url"); return;
       case UrlKind::Script:
-        diags_.error(n.loc, "image `" + n.url + "` runs a script; no output may carry it");
+        diags_.error(n.loc, "image `" + n.url() + "` runs a script; no output may carry it");
         return;
       case UrlKind::RootRelative:
-        diags_.error(n.loc, "image `" + n.url + "` is an absolute path; write it relative to the manuscript");
+        diags_.error(n.loc,
+                     "image `" + n.url() + "` is an absolute path; write it relative to the manuscript");
         return;
-      case UrlKind::Fragment: diags_.error(n.loc, "image `" + n.url + "` names no file"); return;
+      case UrlKind::Fragment: diags_.error(n.loc, "image `" + n.url() + "` names no file"); return;
       case UrlKind::Relative: break;
     }
-    std::string path = text::split_url(n.url).path;
+    std::string path = text::split_url(n.url()).path;
     auto confined = guard_.confine(c_.path.parent_path() / text::percent_decode(path));
     if (!confined.ok()) {
-      diags_.error(n.loc, "image `" + n.url + "` " + confined.error);
+      diags_.error(n.loc, "image `" + n.url() + "` " + confined.error);
       return;
     }
     std::error_code ec;
     if (!fs::is_regular_file(confined.path, ec)) {
-      diags_.error(n.loc, fs::exists(confined.path, ec) ? "image `" + n.url + "` is not a file"
-                                                        : "image `" + n.url + "` does not exist");
+      diags_.error(n.loc, fs::exists(confined.path, ec) ? "image `" + n.url() + "` is not a file"
+                                                        : "image `" + n.url() + "` does not exist");
       return;
     }
     n.set_attr("dest", "asset");
@@ -209,9 +210,9 @@ class LinkResolver {
   // The text stays, the dead link goes: no output carries a link that leads nowhere.
   static void unlink(Node& n) {
     n.kind = Kind::Span;
-    n.classes.emplace_back("broken-link");
-    n.set_attr("href", n.url);
-    n.url.clear();
+    n.extra().classes.emplace_back("broken-link");
+    n.set_attr("href", n.url());
+    n.extra().url.clear();
   }
 
   book::Chapter& c_;

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "doc/ids.hpp"
 
@@ -217,7 +218,7 @@ class Numberer {
     // Hand-numbered sections: the real book writes `## 4.1 …`; then headings without a number are
     // unnumbered (`## 本章小结`) and nothing is numbered automatically.
     for (const auto& b : c_.root.children) {
-      if (b.kind == Kind::Heading && (b.level == 2 || b.level == 3) && !b.children.empty() &&
+      if (b.kind == Kind::Heading && (b.level() == 2 || b.level() == 3) && !b.children.empty() &&
           b.children.front().kind == Kind::Text) {
         std::size_t strip = 0;
         if (!leading_section_number(b.children.front().text, strip).empty()) hand_sections_ = true;
@@ -257,26 +258,26 @@ class Numberer {
   // The explicit label a node carries (`{#fig:x}`), which becomes a label-table key; the element's
   // id becomes the stable, number-based one.
   static std::string take_label(Node& n) {
-    std::string label = n.id;
-    n.id.clear();
+    std::string label;
+    if (auto* x = n.extra_if()) label = std::exchange(x->id, {});
     return label;
   }
 
   void add(TargetKind kind, Node& n, const std::string& label, const std::string& title) {
-    Target t{kind, e_.id, c_.key, n.id, n.number, title, n.loc, label};
+    Target t{kind, e_.id, c_.key, n.id(), n.number(), title, n.loc, label};
     table_.add(t, label, diags_);
   }
 
   void heading(Node& h) {
     std::string label = take_label(h);
-    if (h.level == 1) {
+    if (h.level() == 1) {
       // The chapter heading. Hand-written "第 4 章 …" / "Chapter 4 …" is stripped so that every edition
       // shows the configured label.
-      h.id = c_.key;
+      h.extra().id = c_.key;
       if (c_.number > 0) {
-        h.number = std::to_string(c_.number);
+        h.extra().number = std::to_string(c_.number);
         strip_chapter_label(h);
-        h.set_attr("label", fill_label(e_.labels.chapter, h.number));
+        h.set_attr("label", fill_label(e_.labels.chapter, h.number()));
       }
       c_.title = (c_.number > 0 ? *h.attr("label") + " " : "") + doc::plain_text(h.children);
       add(TargetKind::Chapter, h, label, doc::plain_text(h.children));
@@ -284,7 +285,7 @@ class Numberer {
     }
     ++headings_;
     std::string number;
-    bool unnumbered = h.has_class("unnumbered") || c_.number == 0 || h.level > 3;
+    bool unnumbered = h.has_class("unnumbered") || c_.number == 0 || h.level() > 3;
     if (hand_sections_) {
       std::size_t strip = 0;
       if (!h.children.empty() && h.children.front().kind == Kind::Text)
@@ -294,7 +295,7 @@ class Numberer {
         h.children.front().text.erase(0, strip);
       }
     } else if (!unnumbered) {
-      if (h.level == 2) {
+      if (h.level() == 2) {
         ++s2_;
         s3_ = 0;
         number = std::to_string(c_.number) + "." + std::to_string(s2_);
@@ -303,11 +304,11 @@ class Numberer {
         number = std::to_string(c_.number) + "." + std::to_string(s2_) + "." + std::to_string(s3_);
       }
     }
-    h.number = number;
+    h.extra().number = number;
     if (!number.empty())
-      h.id = id_from_number("sec", number);
+      h.extra().id = id_from_number("sec", number);
     else
-      h.id = label.empty() ? c_.key + "-h" + std::to_string(headings_) : doc::sanitize_id(label);
+      h.extra().id = label.empty() ? c_.key + "-h" + std::to_string(headings_) : doc::sanitize_id(label);
     add(TargetKind::Section, h, label, doc::plain_text(h.children));
   }
 
@@ -388,35 +389,35 @@ class Numberer {
     std::string label = take_label(f);
     // The preface numbers only what its author numbered (`圖 0-1`); other figures there stay plain.
     if (c_.number == 0 && !f.attr("hand-number")) {
-      if (!label.empty()) f.id = doc::sanitize_id(label);
-      add(TargetKind::Figure, f, label, doc::plain_text(f.caption));
+      if (!label.empty()) f.extra().id = doc::sanitize_id(label);
+      add(TargetKind::Figure, f, label, doc::plain_text(f.caption()));
       return;
     }
-    f.number = figures_.next(f.attr("hand-number"), number_place(f), diags_);
-    f.id = id_from_number("fig", f.number);
-    f.set_attr("label", fill_label(e_.labels.figure, f.number));
-    add(TargetKind::Figure, f, label, doc::plain_text(f.caption));
+    f.extra().number = figures_.next(f.attr("hand-number"), number_place(f), diags_);
+    f.extra().id = id_from_number("fig", f.number());
+    f.set_attr("label", fill_label(e_.labels.figure, f.number()));
+    add(TargetKind::Figure, f, label, doc::plain_text(f.caption()));
   }
 
   void table(Node& t) {
     std::string label = take_label(t);
-    bool numbered = t.attr("hand-number") || (c_.number > 0 && (!t.caption.empty() || !label.empty()));
+    bool numbered = t.attr("hand-number") || (c_.number > 0 && (!t.caption().empty() || !label.empty()));
     if (numbered) {
-      t.number = tables_.next(t.attr("hand-number"), number_place(t), diags_);
-      t.id = id_from_number("tbl", t.number);
-      t.set_attr("label", fill_label(e_.labels.table, t.number));
+      t.extra().number = tables_.next(t.attr("hand-number"), number_place(t), diags_);
+      t.extra().id = id_from_number("tbl", t.number());
+      t.set_attr("label", fill_label(e_.labels.table, t.number()));
     } else if (!label.empty()) {
-      t.id = doc::sanitize_id(label);
+      t.extra().id = doc::sanitize_id(label);
     }
-    add(TargetKind::Table, t, label, doc::plain_text(t.caption));
+    add(TargetKind::Table, t, label, doc::plain_text(t.caption()));
   }
 
   // A title paragraph standing above a table's notes and sub-tables numbers them as one table; the
   // id goes on an anchor at the title, where the reader sees the number.
   void table_title(Node& p) {
-    p.number = tables_.next(p.attr("hand-number"), p.loc, diags_);
-    p.id = id_from_number("tbl", p.number);
-    p.set_attr("label", fill_label(e_.labels.table, p.number));
+    p.extra().number = tables_.next(p.attr("hand-number"), p.loc, diags_);
+    p.extra().id = id_from_number("tbl", p.number());
+    p.set_attr("label", fill_label(e_.labels.table, p.number()));
     add(TargetKind::Table, p, "", p.attr("title") ? *p.attr("title") : doc::plain_text(p.children));
     anchor_lead(p);
   }
@@ -428,19 +429,19 @@ class Numberer {
     if (auto tag = find_tag(m.text)) {
       m.text.erase(tag->begin, tag->end - tag->begin);
       while (!m.text.empty() && (m.text.back() == ' ' || m.text.back() == '\n')) m.text.pop_back();
-      m.number = equations_.next(&tag->text, m.loc, diags_);
-      m.id = id_from_number("eq", m.number);
-      m.set_attr("label", fill_label(e_.labels.equation, m.number));
+      m.extra().number = equations_.next(&tag->text, m.loc, diags_);
+      m.extra().id = id_from_number("eq", m.number());
+      m.set_attr("label", fill_label(e_.labels.equation, m.number()));
       add(TargetKind::Equation, m, label, "");
       return;
     }
     if (label.empty()) return;  // only labelled equations are numbered, as in pandoc-crossref
     if (c_.number > 0) {
-      m.number = equations_.next(nullptr, m.loc, diags_);
-      m.id = id_from_number("eq", m.number);
-      m.set_attr("label", fill_label(e_.labels.equation, m.number));
+      m.extra().number = equations_.next(nullptr, m.loc, diags_);
+      m.extra().id = id_from_number("eq", m.number());
+      m.set_attr("label", fill_label(e_.labels.equation, m.number()));
     } else {
-      m.id = doc::sanitize_id(label);
+      m.extra().id = doc::sanitize_id(label);
     }
     add(TargetKind::Equation, m, label, "");
   }
@@ -451,13 +452,13 @@ class Numberer {
     std::string label = take_label(q);
     const std::string* hand = q.attr("hand-number");
     if ((c_.number == 0 && !hand) || (!hand && label.empty())) {
-      if (!label.empty()) q.id = doc::sanitize_id(label);
+      if (!label.empty()) q.extra().id = doc::sanitize_id(label);
       return;
     }
     bool example = *kind == "example";
-    q.number = (example ? examples_ : experiments_).next(hand, q.loc, diags_);
-    q.id = id_from_number(example ? "ex" : "exp", q.number);
-    q.set_attr("label", fill_label(example ? e_.labels.example : e_.labels.experiment, q.number));
+    q.extra().number = (example ? examples_ : experiments_).next(hand, q.loc, diags_);
+    q.extra().id = id_from_number(example ? "ex" : "exp", q.number());
+    q.set_attr("label", fill_label(example ? e_.labels.example : e_.labels.experiment, q.number()));
     add(example ? TargetKind::Example : TargetKind::Experiment, q, label, "");
     if (q.kind == Kind::Paragraph) anchor_lead(q);
   }
@@ -470,8 +471,7 @@ class Numberer {
         (p.children.front().kind != Kind::Strong && p.children.front().kind != Kind::Emph))
       return;
     Node anchor(Kind::Anchor, p.loc);
-    anchor.id = std::move(p.id);
-    p.id.clear();
+    anchor.extra().id = std::exchange(p.extra().id, {});
     auto& lead = p.children.front().children;
     lead.insert(lead.begin(), std::move(anchor));
   }

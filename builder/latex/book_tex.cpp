@@ -52,7 +52,7 @@ class FigureSet {
     const std::string* asset = image.attr("asset");
     if (dest && *dest == "url") {
       diags_.warning(image.loc,
-                     "image `" + image.url + "` is not downloaded for print; the PDF shows its URL");
+                     "image `" + image.url() + "` is not downloaded for print; the PDF shows its URL");
       return "";
     }
     if (!asset) return "";  // refused by the resolver, which reported why
@@ -60,7 +60,7 @@ class FigureSet {
     if (auto it = done_.find(src); it != done_.end()) return it->second;
     std::string& result = done_[src];
     if (!fs::is_regular_file(src)) {
-      diags_.error(image.loc, "image `" + image.url + "` does not exist");
+      diags_.error(image.loc, "image `" + image.url() + "` does not exist");
       return result;
     }
     // The same validation as the site's and the EPUB's figures: XeLaTeX would otherwise stop on an
@@ -79,7 +79,7 @@ class FigureSet {
     if (ext == ".svg") {
       name += ".pdf";
       if (std::string err = svg_to_pdf_cached(src, dir_ / name, cache_); !err.empty()) {
-        diags_.error(image.loc, "cannot convert `" + image.url + "` to PDF: " + err);
+        diags_.error(image.loc, "cannot convert `" + image.url() + "` to PDF: " + err);
         return result;
       }
     } else if (ext == ".pdf" || ext == ".png" || ext == ".jpg" || ext == ".jpeg") {
@@ -89,7 +89,7 @@ class FigureSet {
       fs::create_hard_link(src, dir_ / name, ec);
       if (ec) fs::copy_file(src, dir_ / name, fs::copy_options::overwrite_existing);
     } else {
-      diags_.error(image.loc, "image `" + image.url + "`: XeLaTeX takes SVG (converted), PDF, PNG or JPEG");
+      diags_.error(image.loc, "image `" + image.url() + "`: XeLaTeX takes SVG (converted), PDF, PNG or JPEG");
       return result;
     }
     result = name;
@@ -127,7 +127,7 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
     // made every other link it kept an absolute URL.
     o.link = [](const doc::Node& link) -> writers::LatexLink {
       const std::string* dest = link.attr("dest");
-      if (dest && *dest == "url") return {"", link.url};
+      if (dest && *dest == "url") return {"", link.url()};
       return {};
     };
     auto chapter = writers::render_latex(c.root, o);

@@ -48,12 +48,12 @@ Node Converter::block(cmark_node* n) {
         if (!(c.kind == Kind::Anchor || c.kind == Kind::SoftBreak ||
               (c.kind == Kind::Text && is_blank(c.text))))
           only_anchors = false;
-      if (only_anchors) p.classes.emplace_back("anchors");
+      if (only_anchors) p.extra().classes.emplace_back("anchors");
       return p;
     }
     case CMARK_NODE_HEADING: {
       Node h(Kind::Heading, loc(n));
-      h.level = cmark_node_get_heading_level(n);
+      h.extra().level = cmark_node_get_heading_level(n);
       inlines(n, h.children);
       apply_trailing_attributes(h, h.children);
       return h;
@@ -62,8 +62,8 @@ Node Converter::block(cmark_node* n) {
     case CMARK_NODE_LIST: {
       bool ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
       Node l(ordered ? Kind::OrderedList : Kind::BulletList, loc(n));
-      l.start = ordered ? cmark_node_get_list_start(n) : 1;
-      l.tight = cmark_node_get_list_tight(n) != 0;
+      l.extra().start = ordered ? cmark_node_get_list_start(n) : 1;
+      l.extra().tight = cmark_node_get_list_tight(n) != 0;
       blocks(n, l.children);
       return l;
     }
@@ -114,10 +114,10 @@ Node Converter::code_block(cmark_node* n) {
   if (lang.size() >= 2 && lang.front() == '{' && lang.back() == '}') {
     if (auto attrs = parse_attributes(lang.substr(1, lang.size() - 2))) {
       apply(c, *attrs);
-      if (!c.classes.empty()) c.info = c.classes.front();
+      if (!c.classes().empty()) c.extra().info = c.classes().front();
     }
   } else {
-    c.info = std::string(lang.substr(0, lang.find_first_of(" \t")));
+    c.extra().info = std::string(lang.substr(0, lang.find_first_of(" \t")));
   }
   return c;
 }
@@ -127,14 +127,14 @@ Node Converter::code_block(cmark_node* n) {
 Node Converter::html_block(cmark_node* n) {
   std::string html = cmark_node_get_literal(n) ? cmark_node_get_literal(n) : "";
   Node p(Kind::Paragraph, loc(n));
-  p.classes.emplace_back("anchors");
+  p.extra().classes.emplace_back("anchors");
   std::string_view rest = trim(html);
   while (!rest.empty()) {
     std::string id;
     std::size_t used = parse_anchor(rest, id);
     if (used == 0) break;
     Node a(Kind::Anchor, loc(n));
-    a.id = std::move(id);
+    a.extra().id = std::move(id);
     p.children.push_back(std::move(a));
     rest = trim(rest.substr(used));
   }
@@ -175,14 +175,14 @@ Node Converter::table(cmark_node* n) {
   const uint8_t* aligns = cmark_gfm_extensions_get_table_alignments(n);
   for (int i = 0; i < columns; ++i) {
     uint8_t a = aligns ? aligns[i] : 0;
-    t.aligns.push_back(a == 'l'   ? doc::Align::Left
-                       : a == 'c' ? doc::Align::Center
-                       : a == 'r' ? doc::Align::Right
-                                  : doc::Align::None);
+    t.extra().aligns.push_back(a == 'l'   ? doc::Align::Left
+                               : a == 'c' ? doc::Align::Center
+                               : a == 'r' ? doc::Align::Right
+                                          : doc::Align::None);
   }
   for (cmark_node* row = cmark_node_first_child(n); row; row = cmark_node_next(row)) {
     Node r(Kind::TableRow, loc(row));
-    if (cmark_gfm_extensions_get_table_row_is_header(row)) r.classes.emplace_back("header");
+    if (cmark_gfm_extensions_get_table_row_is_header(row)) r.extra().classes.emplace_back("header");
     for (cmark_node* cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell)) {
       Node c(Kind::TableCell, loc(cell));
       inlines(cell, c.children);
@@ -221,7 +221,7 @@ void Converter::group(std::vector<Node>& v) {
         v.erase(v.begin() + static_cast<long>(i) - 1);  // the caption above the image
         --i;
       }
-      if (v[i].caption.empty()) caption_from_alt(v[i]);
+      if (v[i].caption().empty()) caption_from_alt(v[i]);
     }
     if (v[i].kind == Kind::Table) {
       // A caption line right below a table is its own, unless the table is titled above, or the line
@@ -234,7 +234,7 @@ void Converter::group(std::vector<Node>& v) {
       if (below && table_caption(v[i], v[i + 1])) {
         v.erase(v.begin() + static_cast<long>(i) + 1);
         tables_above = false;
-      } else if (i > 0 && v[i].caption.empty() && table_caption(v[i], v[i - 1])) {
+      } else if (i > 0 && v[i].caption().empty() && table_caption(v[i], v[i - 1])) {
         v.erase(v.begin() + static_cast<long>(i) - 1);  // the caption above the table
         --i;
         tables_above = true;

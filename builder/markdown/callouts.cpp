@@ -34,7 +34,7 @@ void Converter::make_callout(Node& q) {
   q.set_attr("kind", callout_kind(lead, opt_.words));
   apply_trailing_attributes(q, q.children.front().children);  // `> **例 4-1：…** {#ex:x}`
   // The lead paragraph was marked as an example on its own; the callout is the example now.
-  auto& lead_attrs = q.children.front().attrs;
+  auto& lead_attrs = q.children.front().extra().attrs;
   std::erase_if(lead_attrs, [](const auto& kv) { return kv.first == "kind" || kv.first == "hand-number"; });
   const auto& words =
       q.attr("kind") && *q.attr("kind") == "experiment" ? opt_.words.experiment : opt_.words.example;

@@ -61,7 +61,7 @@ bool Converter::take_caption(Node& target, Node& para, const std::vector<std::st
   std::vector<Node> caption = emph->children;
   caption.front().text = std::string(rest);
   if (caption.front().text.empty()) caption.erase(caption.begin());
-  target.caption = std::move(caption);
+  target.extra().caption = std::move(caption);
   target.set_attr("hand-number", number);
   target.set_attr("caption-line", std::to_string(para.loc.line));
   return true;
@@ -81,7 +81,7 @@ void Converter::caption_from_alt(Node& fig) {
       if (caption.front().text.empty()) caption.erase(caption.begin());
     }
   }
-  fig.caption = std::move(caption);
+  fig.extra().caption = std::move(caption);
 }
 
 // Pandoc's `: caption {#tbl:x}` / `Table: caption` paragraph next to a table, or a hand-numbered
@@ -104,7 +104,7 @@ bool Converter::table_caption(Node& table, Node& para) {
   Node holder(Kind::Paragraph);
   holder.children = std::move(caption);
   apply_trailing_attributes(table, holder.children);
-  table.caption = std::move(holder.children);
+  table.extra().caption = std::move(holder.children);
   return true;
 }
 
@@ -145,7 +145,7 @@ std::size_t Converter::table_title(std::vector<Node>& v, std::size_t table) {
     if (p.kind != Kind::Paragraph || p.attr("kind") || p.has_class("anchors")) break;
     Node scratch(Kind::Table);
     if (take_caption(scratch, p, opt_.words.table))
-      return back == 1 || several_sentences(doc::plain_text(scratch.caption)) ? v.size() : table - back;
+      return back == 1 || several_sentences(doc::plain_text(scratch.caption())) ? v.size() : table - back;
     if (back > kTitleNotesMax || take_caption(scratch, p, opt_.words.figure)) break;
     if (code_points(doc::plain_text(p.children)) > kTitleNoteChars) break;
   }
@@ -177,7 +177,7 @@ void Converter::mark_table_title(Node& p) {
   if (!take_caption(scratch, p, opt_.words.table)) return;
   p.set_attr("kind", "table");
   p.set_attr("hand-number", *scratch.attr("hand-number"));
-  p.set_attr("title", doc::plain_text(scratch.caption));
+  p.set_attr("title", doc::plain_text(scratch.caption()));
 }
 
 std::string split_hand_number(std::string_view text, const std::vector<std::string>& words,

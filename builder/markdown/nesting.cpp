@@ -114,12 +114,14 @@ void bound_nesting(Node& root, Diagnostics& diags) {
         Node last = std::move(doomed.back());
         doomed.pop_back();
         for (auto& c : last.children) doomed.push_back(std::move(c));
-        for (auto& c : last.caption) doomed.push_back(std::move(c));
+        if (auto* x = last.extra_if())
+          for (auto& c : x->caption) doomed.push_back(std::move(c));
       }
       continue;
     }
     for (auto& c : f.node->children) stack.push_back({&c, blocks, inlines});
-    for (auto& c : f.node->caption) stack.push_back({&c, blocks, inlines});
+    if (auto* x = f.node->extra_if())
+      for (auto& c : x->caption) stack.push_back({&c, blocks, inlines});
   }
 }
 

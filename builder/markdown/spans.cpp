@@ -80,8 +80,8 @@ void Converter::bracketed_spans(std::vector<Node>& v) {
 }
 
 void Converter::apply(Node& n, const Attributes& a) {
-  if (!a.id.empty()) n.id = a.id;
-  for (const auto& c : a.classes) n.classes.push_back(c);
+  if (!a.id.empty()) n.extra().id = a.id;
+  for (const auto& c : a.classes) n.extra().classes.push_back(c);
   for (const auto& [k, v] : a.pairs) n.set_attr(k, v);
 }
 

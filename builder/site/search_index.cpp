@@ -370,7 +370,7 @@ void append_block_text(const doc::Node& n, std::string& out) {
     case doc::Kind::CodeBlock:
     case doc::Kind::DisplayMath: add(n.text); return;
     case doc::Kind::Figure:
-    case doc::Kind::Table: add(doc::plain_text(n.caption)); break;
+    case doc::Kind::Table: add(doc::plain_text(n.caption())); break;
     case doc::Kind::HtmlBlock:
     case doc::Kind::ThematicBreak: return;
     default: break;
@@ -426,14 +426,14 @@ std::vector<SearchSection> search_sections(const doc::Node& chapter_root, const 
   std::vector<SearchSection> out;
   out.push_back({page, "", chapter_title, chapter_title, ""});
   for (const auto& block : chapter_root.children) {
-    if (block.kind == doc::Kind::Heading && block.level >= 2 && block.level <= 3) {
+    if (block.kind == doc::Kind::Heading && block.level() >= 2 && block.level() <= 3) {
       // After the filters, a hand-written number is in `number` and no longer in the text.
       std::string title = doc::plain_text(block.children);
-      if (!block.number.empty() && !title.starts_with(block.number)) title = block.number + " " + title;
-      out.push_back({page, block.id, title, chapter_title, ""});
+      if (!block.number().empty() && !title.starts_with(block.number())) title = block.number() + " " + title;
+      out.push_back({page, block.id(), title, chapter_title, ""});
       continue;
     }
-    if (block.kind == doc::Kind::Heading && block.level == 1 && out.size() == 1) continue;  // the title
+    if (block.kind == doc::Kind::Heading && block.level() == 1 && out.size() == 1) continue;  // the title
     append_block_text(block, out.back().text);
   }
   return out;

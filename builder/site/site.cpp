@@ -44,7 +44,7 @@ namespace {
 
 std::string heading_html(const Node& h) {
   const std::string* label = h.attr("label");
-  std::string prefix = label ? *label : h.number;
+  std::string prefix = label ? *label : h.number();
   std::string out;
   if (!prefix.empty()) out = "<span class=\"number\">" + escape_xml(prefix) + "</span> ";
   return out + escape_xml(doc::plain_text(h.children));
@@ -143,8 +143,8 @@ class Renderer {
       if (here) {
         std::string sub;
         for (const auto& b : c.root.children)
-          if (b.kind == Kind::Heading && b.level == 2 && !b.id.empty())
-            sub += "<li><a href=\"#" + escape_xml(b.id) + "\">" + heading_html(b) + "</a></li>";
+          if (b.kind == Kind::Heading && b.level() == 2 && !b.id().empty())
+            sub += "<li><a href=\"#" + escape_xml(b.id()) + "\">" + heading_html(b) + "</a></li>";
         if (!sub.empty()) out += "<ol>" + sub + "</ol>";
       }
       out += "</li>";
@@ -156,16 +156,16 @@ class Renderer {
     std::string out;
     bool open3 = false;
     for (const auto& b : c.root.children) {
-      if (b.kind != Kind::Heading || b.id.empty() || (b.level != 2 && b.level != 3)) continue;
-      if (b.level == 3 && !open3) {
+      if (b.kind != Kind::Heading || b.id().empty() || (b.level() != 2 && b.level() != 3)) continue;
+      if (b.level() == 3 && !open3) {
         if (!out.empty() && out.ends_with("</li>")) out.resize(out.size() - 5);
         out += "<ol>";
         open3 = true;
-      } else if (b.level == 2 && open3) {
+      } else if (b.level() == 2 && open3) {
         out += "</ol></li>";
         open3 = false;
       }
-      out += "<li><a href=\"#" + escape_xml(b.id) + "\">" + heading_html(b) + "</a></li>";
+      out += "<li><a href=\"#" + escape_xml(b.id()) + "\">" + heading_html(b) + "</a></li>";
     }
     if (open3) out += "</ol></li>";
     if (out.empty()) return "";

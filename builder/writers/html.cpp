@@ -67,24 +67,24 @@ class HtmlWriter {
   }
 
   void id_attr(const Node& n) {
-    if (n.id.empty()) return;
+    if (n.id().empty()) return;
     out_ += " id=\"";
-    text(sanitize_id(n.id));
+    text(sanitize_id(n.id()));
     out_ += '"';
   }
 
   void block(const Node& n) {
     switch (n.kind) {
       case Kind::Heading: {
-        std::string tag = "h" + std::to_string(n.level);
+        std::string tag = "h" + std::to_string(n.level());
         out_ += "<" + tag;
         id_attr(n);
         out_ += ">";
         // Chapters show their localized label ("第 4 章"), sections their number ("4.2.3").
         const std::string* label = n.attr("label");
-        if (label || !n.number.empty()) {
+        if (label || !n.number().empty()) {
           out_ += "<span class=\"number\">";
-          text(label ? *label : n.number);
+          text(label ? *label : n.number());
           out_ += "</span> ";
         }
         inlines(n.children);
@@ -123,12 +123,12 @@ class HtmlWriter {
       case Kind::OrderedList: {
         bool ol = n.kind == Kind::OrderedList;
         out_ += ol ? "<ol" : "<ul";
-        if (ol && n.start != 1) out_ += " start=\"" + std::to_string(n.start) + "\"";
+        if (ol && n.start() != 1) out_ += " start=\"" + std::to_string(n.start()) + "\"";
         out_ += ">\n";
         for (const auto& item : n.children) {
           out_ += "<li>";
           for (const auto& c : item.children) {
-            if (n.tight && c.kind == Kind::Paragraph)
+            if (n.tight() && c.kind == Kind::Paragraph)
               inlines(c.children);
             else
               block(c);
@@ -140,9 +140,9 @@ class HtmlWriter {
       }
       case Kind::CodeBlock:
         out_ += "<pre><code";
-        if (!n.info.empty()) {
+        if (!n.info().empty()) {
           out_ += " class=\"language-";
-          text(n.info);
+          text(n.info());
           out_ += '"';
         }
         out_ += ">";
@@ -157,9 +157,9 @@ class HtmlWriter {
         id_attr(n);
         out_ += ">";
         math(n);
-        if (!n.number.empty()) {
+        if (!n.number().empty()) {
           out_ += "<span class=\"eqno\">(";
-          text(n.number);
+          text(n.number());
           out_ += ")</span>";
         }
         out_ += "</div>\n";
@@ -174,10 +174,10 @@ class HtmlWriter {
     out_ += "<div class=\"table-wrap\"><table";
     id_attr(n);
     out_ += ">\n";
-    if (!n.caption.empty()) {
+    if (!n.caption().empty()) {
       out_ += "<caption>";
       caption_label(n);
-      inlines(n.caption);
+      inlines(n.caption());
       out_ += "</caption>\n";
     }
     bool in_head = false, in_body = false;
@@ -197,7 +197,7 @@ class HtmlWriter {
         const char* tag = header ? "th" : "td";
         out_ += "<";
         out_ += tag;
-        doc::Align a = i < n.aligns.size() ? n.aligns[i] : doc::Align::None;
+        doc::Align a = i < n.aligns().size() ? n.aligns()[i] : doc::Align::None;
         if (a == doc::Align::Left) out_ += " style=\"text-align: left\"";
         if (a == doc::Align::Center) out_ += " style=\"text-align: center\"";
         if (a == doc::Align::Right) out_ += " style=\"text-align: right\"";
@@ -237,10 +237,10 @@ class HtmlWriter {
     out_ += "\" loading=\"lazy\"";
     out_ += opt_.xhtml ? " />" : ">";
     out_ += "\n";
-    if (!n.caption.empty()) {
+    if (!n.caption().empty()) {
       out_ += "<figcaption>";
       caption_label(n);
-      inlines(n.caption);
+      inlines(n.caption());
       out_ += "</figcaption>\n";
     }
     out_ += "</figure>\n";
@@ -251,13 +251,13 @@ class HtmlWriter {
     const std::string* chapter = n.attr("chapter");
     const std::string* target = n.attr("target");
     if (chapter && target && opt_.xref) return opt_.xref(*chapter, *target);
-    if (!n.url.empty() || !target) return n.url;
+    if (!n.url().empty() || !target) return n.url();
     return "#" + *target;
   }
 
   std::string image_src(const Node& img) const {
     const std::string* asset = img.attr("asset");
-    return asset && opt_.asset ? opt_.asset(*asset) : img.url;
+    return asset && opt_.asset ? opt_.asset(*asset) : img.url();
   }
 
   void math(const Node& n) {
@@ -314,9 +314,9 @@ class HtmlWriter {
         out_ += "<a href=\"";
         text(href(n));
         out_ += "\"";
-        if (!n.title.empty()) {
+        if (!n.title().empty()) {
           out_ += " title=\"";
-          text(n.title);
+          text(n.title());
           out_ += "\"";
         }
         out_ += ">";
@@ -349,11 +349,11 @@ class HtmlWriter {
       case Kind::Span:
         out_ += "<span";
         id_attr(n);
-        if (!n.classes.empty()) {
+        if (!n.classes().empty()) {
           out_ += " class=\"";
-          for (std::size_t i = 0; i < n.classes.size(); ++i) {
+          for (std::size_t i = 0; i < n.classes().size(); ++i) {
             if (i) out_ += ' ';
-            text(n.classes[i]);
+            text(n.classes()[i]);
           }
           out_ += "\"";
         }
@@ -385,7 +385,7 @@ class HtmlWriter {
 
   // A code block highlighted at build time (builder/highlight); plain text when its language is unknown.
   void code(const Node& n) {
-    auto tokens = highlight::tokens(n.info, n.text);
+    auto tokens = highlight::tokens(n.info(), n.text);
     if (!tokens) return text(n.text);
     for (const auto& t : *tokens) {
       const char* style = highlight::style_of(t.kind);

@@ -8,7 +8,7 @@ namespace {
 
 doc::Node link_to(const std::string& chapter, const std::string& target) {
   doc::Node n(doc::Kind::Link);
-  n.url = "ignored.md";
+  n.extra().url = "ignored.md";
   n.set_attr("dest", "chapter");
   n.set_attr("chapter", chapter);
   n.set_attr("target", target);
@@ -36,10 +36,10 @@ struct Fixture {
 
 TEST(EpubAddressing, ChapterDestinationsBecomeFileAndFragment) {
   Fixture f;
-  EXPECT_EQ(f.rewrite(link_to("preface", "intro")).url, "preface.xhtml#intro");
-  EXPECT_EQ(f.rewrite(link_to("preface", "preface")).url, "preface.xhtml") << "the chapter start";
-  EXPECT_EQ(f.rewrite(link_to("ch01", "fig-1-1")).url, "#fig-1-1") << "within the same file";
-  EXPECT_EQ(f.rewrite(link_to("ch01", "ch01")).url, "ch01.xhtml");
+  EXPECT_EQ(f.rewrite(link_to("preface", "intro")).url(), "preface.xhtml#intro");
+  EXPECT_EQ(f.rewrite(link_to("preface", "preface")).url(), "preface.xhtml") << "the chapter start";
+  EXPECT_EQ(f.rewrite(link_to("ch01", "fig-1-1")).url(), "#fig-1-1") << "within the same file";
+  EXPECT_EQ(f.rewrite(link_to("ch01", "ch01")).url(), "ch01.xhtml");
 }
 
 TEST(EpubAddressing, CrossReferencesBecomeLinks) {
@@ -48,26 +48,26 @@ TEST(EpubAddressing, CrossReferencesBecomeLinks) {
   ref.kind = doc::Kind::CrossRef;
   auto out = f.rewrite(ref);
   EXPECT_EQ(out.kind, doc::Kind::Link);
-  EXPECT_EQ(out.url, "preface.xhtml#intro");
+  EXPECT_EQ(out.url(), "preface.xhtml#intro");
 }
 
 TEST(EpubAddressing, AChapterTheEditionLacksKeepsOnlyTheText) {
   Fixture f;
   auto out = f.rewrite(link_to("ch09", "sec-9-1"));
   EXPECT_EQ(out.kind, doc::Kind::Span);
-  EXPECT_TRUE(out.url.empty());
+  EXPECT_TRUE(out.url().empty());
   EXPECT_EQ(doc::plain_text(out.children), "text");
 }
 
 TEST(EpubAddressing, ImagesMapToPackageFilesAndRemoteImagesAreErrors) {
   Fixture f;
   doc::Node img(doc::Kind::Image);
-  img.url = "figures/a.svg";
+  img.extra().url = "figures/a.svg";
   img.set_attr("dest", "asset");
   img.set_attr("asset", "manuscripts/figures/a.svg");
-  EXPECT_EQ(f.rewrite(img).url, "figures/a.svg");
+  EXPECT_EQ(f.rewrite(img).url(), "figures/a.svg");
   doc::Node remote(doc::Kind::Image);
-  remote.url = "https://example.org/a.png";
+  remote.extra().url = "https://example.org/a.png";
   remote.set_attr("dest", "url");
   Diagnostics d;
   f.rewrite(remote, 1, &d);

@@ -30,11 +30,11 @@ LatexOptions fixture_options() {
   o.chapter = "ch01";
   o.labels = &zh_labels();
   o.image = [](const Node& img) -> std::string {
-    if (img.url.find("://") != std::string::npos) return "";
-    return "figures/" + fs::path(img.url).stem().string() + ".pdf";
+    if (img.url().find("://") != std::string::npos) return "";
+    return "figures/" + fs::path(img.url()).stem().string() + ".pdf";
   };
   o.link = [](const Node& link) -> LatexLink {
-    const std::string& url = link.url;
+    const std::string& url = link.url();
     if (url.find("://") != std::string::npos || url.starts_with("mailto:")) return {"", url};
     if (url.starts_with("#")) return {latex_key("ch01", url.substr(1)), ""};
     if (url.starts_with("02-other.md")) return {latex_key("ch02", url.substr(url.find('#') + 1)), ""};
@@ -114,43 +114,43 @@ TEST(LatexTables, LongestRunKeepsPunctuationWithItsNeighbour) {
 TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
   Node root(Kind::Document);
   Node h(Kind::Heading, {"c.md", 1, 1});
-  h.level = 1;
-  h.number = "4";
-  h.id = "ch04";
+  h.extra().level = 1;
+  h.extra().number = "4";
+  h.extra().id = "ch04";
   Node t(Kind::Text);
   t.text = "加速器架构";
   h.children.push_back(t);
   root.children.push_back(h);
 
   Node h2 = h;
-  h2.level = 2;
-  h2.number = "4.2";
-  h2.id = "sec-4-2";
+  h2.extra().level = 2;
+  h2.extra().number = "4.2";
+  h2.extra().id = "sec-4-2";
   h2.loc.line = 3;
   root.children.push_back(h2);
 
   Node hand = h2;  // the corpus numbers by hand: "## 4.3 …" must not become "4.3 4.3 …"
-  hand.number = "4.3";
-  hand.id = "sec-4-3";
+  hand.extra().number = "4.3";
+  hand.extra().id = "sec-4-3";
   hand.children[0].text = "4.3 手写编号";
   root.children.push_back(hand);
 
   Node fig(Kind::Figure, {"c.md", 5, 1});
-  fig.number = "4-1";
-  fig.id = "fig-4-1";
+  fig.extra().number = "4-1";
+  fig.extra().id = "fig-4-1";
   fig.set_attr("label", "图 4-1");
   Node img(Kind::Image);
-  img.url = "img/a.svg";
+  img.extra().url = "img/a.svg";
   fig.children.push_back(img);
   Node cap(Kind::Text);
   cap.text = "说明";
-  fig.caption.push_back(cap);
+  fig.extra().caption.push_back(cap);
   root.children.push_back(fig);
 
   Node eq(Kind::DisplayMath, {"c.md", 9, 1});
   eq.text = "E = mc^2";
-  eq.number = "4-1";
-  eq.id = "eq-4-1";
+  eq.extra().number = "4-1";
+  eq.extra().id = "eq-4-1";
   root.children.push_back(eq);
 
   Node p(Kind::Paragraph, {"c.md", 12, 1});
@@ -163,7 +163,7 @@ TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
   ref.children.push_back(shown);
   p.children.push_back(ref);
   Node link(Kind::Link);
-  link.url = "05-x.md#sec-5-2";
+  link.extra().url = "05-x.md#sec-5-2";
   link.set_attr("chapter", "ch05");
   link.set_attr("target", "sec-5-2");
   link.children.push_back(shown);

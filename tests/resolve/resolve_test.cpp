@@ -51,9 +51,9 @@ std::string dump(const Resolved& r) {
       std::string where = fs::relative(c.path, r.book.config.root).generic_string();
       doc::walk(c.root, [&](const doc::Node& n) {
         // Numbered things: the id every output writes and the number a reader sees.
-        if (!n.number.empty()) {
+        if (!n.number().empty()) {
           out += where + ":" + std::to_string(n.loc.line) + ":" + std::to_string(n.loc.col) + " " +
-                 doc::kind_name(n.kind) + " id=" + n.id + " number=" + n.number + "\n";
+                 doc::kind_name(n.kind) + " id=" + n.id() + " number=" + n.number() + "\n";
           return;
         }
         bool broken = n.kind == doc::Kind::Span && n.has_class("broken-link");
@@ -64,7 +64,7 @@ std::string dump(const Resolved& r) {
                (broken ? "unlinked" : doc::kind_name(n.kind));
         for (const char* key : {"dest", "chapter", "target", "asset", "href"})
           if (const std::string* v = n.attr(key)) out += std::string(" ") + key + "=" + *v;
-        if (n.kind != doc::Kind::CrossRef && !n.url.empty()) out += " url=" + n.url;
+        if (n.kind != doc::Kind::CrossRef && !n.url().empty()) out += " url=" + n.url();
         out += "\n";
       });
     }

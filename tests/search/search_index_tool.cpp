@@ -64,7 +64,7 @@ int fixtures(const fs::path& book, const fs::path& out) {
       doc::Node root = markdown::parse_file(f, diags);
       std::string title;
       for (const auto& b : root.children)
-        if (b.kind == doc::Kind::Heading && b.level == 1) {
+        if (b.kind == doc::Kind::Heading && b.level() == 1) {
           title = doc::plain_text(b.children);
           break;
         }

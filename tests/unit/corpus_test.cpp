@@ -64,7 +64,7 @@ TEST(Corpus, EveryChapterParsesAndCountsMatch) {
       doc::walk(ch.root, [&](const doc::Node& n) {
         if (n.kind == doc::Kind::Figure) {
           ++got.figures;
-          if (!n.caption.empty() && n.attr("hand-number")) ++captioned;
+          if (!n.caption().empty() && n.attr("hand-number")) ++captioned;
         }
         if (n.kind == doc::Kind::DisplayMath) ++got.display_math;
         if (n.kind == doc::Kind::Table) ++got.tables;

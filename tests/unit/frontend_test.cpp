@@ -83,7 +83,7 @@ TEST(FrontEnd, ItalicCaptionAfterImageBecomesFigureCaption) {
   ASSERT_EQ(fig.kind, doc::Kind::Figure);
   ASSERT_NE(fig.attr("hand-number"), nullptr);
   EXPECT_EQ(*fig.attr("hand-number"), "4-1");
-  EXPECT_EQ(doc::plain_text(fig.caption), "说明文字");
+  EXPECT_EQ(doc::plain_text(fig.caption()), "说明文字");
 }
 
 TEST(FrontEnd, InvalidUtf8IsReportedWithItsPlace) {

@@ -25,7 +25,7 @@ void LatexWriter::block(const Node& n) {
       }
       // A paragraph the filters gave an id (an example led by a bold "例 1-1：") is a reference
       // target like any other: every id the tree has becomes a label.
-      if (!n.id.empty()) {
+      if (!n.id().empty()) {
         out_ += "\\phantomsection";
         label(n);
       }
@@ -53,19 +53,19 @@ void LatexWriter::block(const Node& n) {
 }
 
 std::string LatexWriter::heading_prefix(const Node& n) {
-  if (n.number.empty()) return "";
+  if (n.number().empty()) return "";
   std::string plain = doc::plain_text(n.children);
-  std::string prefix = n.number;
-  if (n.level == 1 && opt_.labels && !opt_.labels->chapter.empty())
-    prefix = fill_pattern(opt_.labels->chapter, n.number);
-  if (plain.starts_with(n.number) || plain.starts_with(prefix)) return "";
+  std::string prefix = n.number();
+  if (n.level() == 1 && opt_.labels && !opt_.labels->chapter.empty())
+    prefix = fill_pattern(opt_.labels->chapter, n.number());
+  if (plain.starts_with(n.number()) || plain.starts_with(prefix)) return "";
   return prefix + " ";
 }
 
 void LatexWriter::heading(const Node& n) {
   static const char* commands[] = {"chapter",       "section",   "subsection",
                                    "subsubsection", "paragraph", "subparagraph"};
-  int level = std::clamp(n.level, 1, 6);
+  int level = std::clamp(n.level(), 1, 6);
   std::string prefix = escape_latex(heading_prefix(n));
   // The TOC entry and bookmark: no footnotes or anchors; the bookmark is plain text.
   std::string toc = prefix + render_inlines(n.children, true);
@@ -85,7 +85,7 @@ void LatexWriter::heading(const Node& n) {
 void LatexWriter::callout(const Node& n) {
   const std::string* kind = n.attr("kind");
   out_ += "\\begin{bbcallout}{" + (kind ? *kind : std::string("note")) + "}";
-  if (!n.id.empty()) out_ += "\\phantomsection";
+  if (!n.id().empty()) out_ += "\\phantomsection";
   label(n);
   out_ += "\n";
   begin_deferral();
@@ -99,12 +99,12 @@ void LatexWriter::callout(const Node& n) {
 void LatexWriter::list(const Node& n) {
   bool ol = n.kind == Kind::OrderedList;
   out_ += ol ? "\\begin{enumerate}" : "\\begin{itemize}";
-  if (n.tight) out_ += "\\bbtight";
-  if (ol && n.start != 1) {
+  if (n.tight()) out_ += "\\bbtight";
+  if (ol && n.start() != 1) {
     ++enum_depth_;
     static const char* counters[] = {"enumi", "enumii", "enumiii", "enumiv"};
     out_ += "\\setcounter{" + std::string(counters[std::clamp(enum_depth_, 1, 4) - 1]) + "}{" +
-            std::to_string(n.start - 1) + "}";
+            std::to_string(n.start() - 1) + "}";
     --enum_depth_;
   }
   out_ += "\n";
@@ -157,7 +157,7 @@ void LatexWriter::code_block(const Node& n) {
   // The palette entry of every byte (builder/highlight, as on the site), or none: a token is drawn as
   // \bbhl{entry}{text}, closed at the end of each line so that every line stands alone.
   std::vector<const char*> style(code.size(), nullptr);
-  if (auto tokens = highlight::tokens(n.info, code)) {
+  if (auto tokens = highlight::tokens(n.info(), code)) {
     std::size_t at = 0;
     for (const auto& t : *tokens) {
       const char* entry = highlight::style_of(t.kind);
@@ -204,7 +204,7 @@ void LatexWriter::code_block(const Node& n) {
 std::string LatexWriter::caption_label(const Node& n, const std::string* pattern) {
   if (const std::string* l = n.attr("label")) return *l;
   const std::string* hand = n.attr("hand-number");
-  if (!n.number.empty() && pattern) return fill_pattern(*pattern, n.number);
+  if (!n.number().empty() && pattern) return fill_pattern(*pattern, n.number());
   if (hand && pattern) return fill_pattern(*pattern, *hand);
   return "";
 }
@@ -212,7 +212,7 @@ std::string LatexWriter::caption_label(const Node& n, const std::string* pattern
 void LatexWriter::caption(const Node& n, const std::string* pattern, const char* command) {
   out_ += std::string(command) + "{" + escape_latex(caption_label(n, pattern)) + "}{";
   ++argument_depth_;
-  inlines(n.caption);
+  inlines(n.caption());
   --argument_depth_;
   out_ += "}";
 }
@@ -220,13 +220,13 @@ void LatexWriter::caption(const Node& n, const std::string* pattern, const char*
 void LatexWriter::figure(const Node& n) {
   begin_deferral();
   out_ += "\\begin{bbfigure}";
-  if (!n.id.empty()) out_ += "\\phantomsection";
+  if (!n.id().empty()) out_ += "\\phantomsection";
   label(n);
   out_ += "\n";
   for (const auto& c : n.children)
     if (c.kind == Kind::Image) graphic(c);
-  if (!n.caption.empty() || !caption_label(n, nullptr).empty() || n.attr("hand-number")) {
-    mark(n.caption.empty() ? n.loc : n.caption.front().loc);
+  if (!n.caption().empty() || !caption_label(n, nullptr).empty() || n.attr("hand-number")) {
+    mark(n.caption().empty() ? n.loc : n.caption().front().loc);
     caption(n, opt_.labels ? &opt_.labels->figure : nullptr);
     out_ += "\n";
   }
@@ -236,10 +236,10 @@ void LatexWriter::figure(const Node& n) {
 }
 
 void LatexWriter::graphic(const Node& img) {
-  std::string path = opt_.image ? opt_.image(img) : img.url;
+  std::string path = opt_.image ? opt_.image(img) : img.url();
   if (path.empty()) {
     out_ += "\\bbmissinggraphic{";
-    text(img.url);
+    text(img.url());
     out_ += "}\n";
     return;
   }

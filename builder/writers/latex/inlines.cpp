@@ -68,18 +68,18 @@ void LatexWriter::inline_node(const Node& n) {
     case Kind::Link: link(n); break;
     case Kind::Image:
       if (plain_only_) break;
-      out_ += "\\bbinlinegraphic{" + (opt_.image ? opt_.image(n) : n.url) + "}";
+      out_ += "\\bbinlinegraphic{" + (opt_.image ? opt_.image(n) : n.url()) + "}";
       break;
     case Kind::FootnoteRef:
       if (!plain_only_) footnote_ref(n);
       break;
     case Kind::Anchor:
-      if (plain_only_ || n.id.empty()) break;
+      if (plain_only_ || n.id().empty()) break;
       out_ += "\\phantomsection";
       label(n);
       break;
     case Kind::Span:
-      if (!plain_only_ && !n.id.empty()) {
+      if (!plain_only_ && !n.id().empty()) {
         out_ += "\\phantomsection";
         label(n);
       }
@@ -120,7 +120,7 @@ void LatexWriter::link(const Node& n) {
   } else if (opt_.link) {
     target = opt_.link(n);
   } else {
-    target.url = n.url;
+    target.url = n.url();
   }
   if (!target.label.empty()) {
     out_ += "\\hyperref[" + target.label + "]{";
@@ -128,7 +128,7 @@ void LatexWriter::link(const Node& n) {
     out_ += "}";
   } else if (!target.url.empty()) {
     // An autolink shows the URL itself: \url lets it break across lines.
-    if (doc::plain_text(n.children) == n.url) {
+    if (doc::plain_text(n.children) == n.url()) {
       out_ += "\\url{" + escape_latex_url(target.url) + "}";
       return;
     }

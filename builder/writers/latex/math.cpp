@@ -174,7 +174,7 @@ std::string fitted_display(const std::string& tex) {
 
 void LatexWriter::display_math(const Node& n) {
   if (std::string env = display_environment(n.text); !env.empty()) {
-    if (!n.id.empty()) out_ += "\\phantomsection";
+    if (!n.id().empty()) out_ += "\\phantomsection";
     label(n);
     out_ += unnumbered(latex_math(n.text), env) + "\n\n";
     return;
@@ -183,8 +183,8 @@ void LatexWriter::display_math(const Node& n) {
   // the manuscript's \tag is removed either way, so that there is exactly one.
   const std::optional<math::EquationTag> tag = math::equation_tag(n.text);
   const std::string tex = latex_math(tag ? math::without_tag(n.text, *tag) : n.text);
-  const std::string number = !n.number.empty() ? n.number : tag ? tag->text : std::string();
-  if (!n.id.empty()) out_ += "\\phantomsection";
+  const std::string number = !n.number().empty() ? n.number() : tag ? tag->text : std::string();
+  if (!n.id().empty()) out_ += "\\phantomsection";
   if (number.empty()) {
     label(n);
     out_ += "\\[\n" + fitted_display(tex) + "\n\\]\n\n";

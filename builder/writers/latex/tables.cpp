@@ -101,7 +101,7 @@ void LatexWriter::table(const Node& n) {
   bool wrap = total > line;
   std::string spec = "@{}";
   for (std::size_t i = 0; i < cols; ++i) {
-    doc::Align a = i < n.aligns.size() ? n.aligns[i] : doc::Align::None;
+    doc::Align a = i < n.aligns().size() ? n.aligns()[i] : doc::Align::None;
     if (!wrap) {
       spec += a == doc::Align::Right ? 'r' : a == doc::Align::Center ? 'c' : 'l';
       continue;
@@ -125,11 +125,11 @@ void LatexWriter::table(const Node& n) {
 
   if (layout->landscape) out_ += "\\begin{landscape}\n";
   if (*layout->size) out_ += "{" + std::string(layout->size) + "\n";
-  if (!n.id.empty()) out_ += "\\phantomsection";
+  if (!n.id().empty()) out_ += "\\phantomsection";
   label(n);
   out_ += "\\begin{longtable}[c]{" + spec + "}\n";
-  if (!n.caption.empty() || n.attr("hand-number") || n.attr("label")) {
-    mark(n.caption.empty() ? n.loc : n.caption.front().loc);
+  if (!n.caption().empty() || n.attr("hand-number") || n.attr("label")) {
+    mark(n.caption().empty() ? n.loc : n.caption().front().loc);
     begin_deferral();
     caption(n, opt_.labels ? &opt_.labels->table : nullptr, "\\bbtablecaption");
     out_ += "\\\\\n";

@@ -54,8 +54,8 @@ int LatexWriter::mark_line() {
 }
 
 void LatexWriter::label(const Node& n) {
-  if (n.id.empty()) return;
-  std::string key = latex_key(opt_.chapter, n.id);
+  if (n.id().empty()) return;
+  std::string key = latex_key(opt_.chapter, n.id());
   if (!labels_.insert(key).second) return;
   out_ += "\\label{" + key + "}";
 }
