@@ -39,13 +39,13 @@ namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 constexpr std::size_t kHugePage = 2 * kMiB;  // x86-64 and arm64 (4 KiB base pages) PMD size
-constexpr std::size_t kTopPad = 64 * kMiB;
+[[maybe_unused]] constexpr std::size_t kTopPad = 64 * kMiB;
 
-char* align_up(char* p) {
+[[maybe_unused]] char* align_up(char* p) {
   auto v = reinterpret_cast<std::uintptr_t>(p);
   return reinterpret_cast<char*>((v + kHugePage - 1) & ~(kHugePage - 1));
 }
-char* align_down(char* p) {
+[[maybe_unused]] char* align_down(char* p) {
   auto v = reinterpret_cast<std::uintptr_t>(p);
   return reinterpret_cast<char*>(v & ~(kHugePage - 1));
 }
