@@ -103,7 +103,7 @@ struct Node {
   void set_attr(std::string key, std::string value);
 
  private:
-  [[nodiscard]] const Extra& part() const;  // the part, or `no_extra`
+  [[nodiscard]] const Extra& part() const;  // the part, or one with the defaults
 
   std::unique_ptr<Extra> extra_;
 };
@@ -129,9 +129,6 @@ struct Node::Extra {
   std::vector<Node> caption;  // Figure, Table: inline nodes of the caption
 };
 
-// What a node without its part reads as.
-inline constinit const Node::Extra no_extra{};
-
 // Most nodes are Text, and a large book holds millions of them (docs/pipeline.md, section 3).
 static_assert(sizeof(Node) <= 96, "keep doc::Node small: rarely used fields belong in Node::Extra");
 static_assert(std::is_nothrow_move_constructible_v<Node>,
@@ -150,7 +147,12 @@ inline Node& Node::operator=(const Node& o) {
 inline Node::~Node() = default;
 
 inline const Node::Extra& Node::part() const {
-  return extra_ ? *extra_ : no_extra;
+  if (extra_) return *extra_;
+  // What a node without its part reads as. A function's static rather than a constinit variable:
+  // std::string's constant initialisation is not available in every configuration (clang 14 with
+  // ASan, the fuzz build, refuses it).
+  static const Extra none;
+  return none;
 }
 
 inline const std::string& Node::info() const {
