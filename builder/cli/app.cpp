@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -57,7 +58,41 @@ std::string tool_identity() {
   return std::string("bookbuild ") + BOOKBUILD_VERSION + " (commit " + BOOKBUILD_COMMIT + ")";
 }
 
-std::unique_ptr<CLI::App> make_app(Context& ctx) {
+namespace {
+
+// Every subcommand, in the order `--help` lists them. `whole` marks those that describe the whole
+// app; `hidden` those --help does not list (an empty group).
+struct Subcommand {
+  const char* name;
+  const char* summary;
+  void (*define)(CLI::App*, Context&);
+  bool whole = false;
+  bool hidden = false;
+};
+
+const Subcommand kSubcommands[] = {
+    {"site", "Build the website into <out>/site (and serve it with --serve)", define_site_command},
+    {"epub", "Write an EPUB 3 per edition into <out>/epub/<name>-<edition>.epub (MathML, figures, cover)",
+     define_epub_command},
+    {"latex",
+     "Write each edition's LaTeX for XeLaTeX (book.tex, its figures as PDF) into <out>/latex/<edition>/",
+     define_latex_command},
+    {"pdf", "Typeset each edition with XeLaTeX (up to 3 passes) into <out>/pdf/<name>-<edition>.pdf",
+     define_pdf_command},
+    {"check", "Check the book: manuscripts parse, references resolve, numbers match", define_check_command},
+    {"calc", "Resource-model calculations behind the book's numbers", define_calc_command},
+    {"init", "Create a new book (book.toml, a preface, a chapter, calculations/) in DIR",
+     define_init_command},
+    {"completion", "Print a shell completion script (bash or zsh)",
+     [](CLI::App* sub, Context&) { define_completion_command(sub); }, true},
+    // hidden: the build runs it; readers run `man bookbuild`
+    {"manpage", "Print the manual page bookbuild.1 (roff)",
+     [](CLI::App* sub, Context&) { define_manpage_command(sub); }, true, true},
+};
+
+// `defined(name)` says whether a subcommand gets its options and action or only its outline.
+template <typename Defined>
+std::unique_ptr<CLI::App> build_app(Context& ctx, Defined defined) {
   auto app = std::make_unique<CLI::App>(
       "bookbuild: builds a multilingual technical book from Markdown into a website, EPUB and PDF,\n"
       "and checks its links, references and computed numbers.",
@@ -85,15 +120,11 @@ std::unique_ptr<CLI::App> make_app(Context& ctx) {
   app->require_subcommand(1);
   app->fallthrough();  // global options may follow the subcommand
 
-  add_site_command(*app, ctx);
-  add_epub_command(*app, ctx);
-  add_latex_command(*app, ctx);
-  add_pdf_command(*app, ctx);
-  add_check_command(*app, ctx);
-  add_calc_command(*app, ctx);
-  add_init_command(*app, ctx);
-  add_completion_command(*app);
-  add_manpage_command(*app);
+  for (const Subcommand& s : kSubcommands) {
+    CLI::App* sub = app->add_subcommand(s.name, s.summary);
+    if (s.hidden) sub->group("");
+    if (defined(s.name)) s.define(sub, ctx);
+  }
 
   // Global options are resolved before any subcommand callback runs.
   app->parse_complete_callback([&ctx, raw] {
@@ -108,6 +139,19 @@ std::unique_ptr<CLI::App> make_app(Context& ctx) {
                    ctx.global.quiet);
   });
   return app;
+}
+
+}  // namespace
+
+std::unique_ptr<CLI::App> make_app(Context& ctx) {
+  return build_app(ctx, [](std::string_view) { return true; });
+}
+
+std::unique_ptr<CLI::App> make_app(Context& ctx, const std::vector<std::string_view>& args) {
+  auto named = [&](std::string_view name) { return std::find(args.begin(), args.end(), name) != args.end(); };
+  bool whole = false;
+  for (const Subcommand& s : kSubcommands) whole = whole || (s.whole && named(s.name));
+  return build_app(ctx, [&](std::string_view name) { return whole || named(name); });
 }
 
 }  // namespace bb::cli

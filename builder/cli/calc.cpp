@@ -86,9 +86,8 @@ void add_format_options(CLI::App& sub, RunOptions& run, bool csv) {
 
 }  // namespace
 
-void add_calc_command(CLI::App& app, Context& ctx) {
+void define_calc_command(CLI::App* calc, Context& ctx) {
   auto opts = std::make_shared<CalcOptions>();
-  CLI::App* calc = app.add_subcommand("calc", "Resource-model calculations behind the book's numbers");
   calc->add_option("--calculations", opts->calculations_dir,
                    "calculations folder (default: <book>/calculations)")
       ->type_name("DIR");

@@ -127,10 +127,8 @@ int check_epubs(const Context& ctx, std::vector<std::string> files) {
 
 }  // namespace
 
-void add_check_command(CLI::App& app, Context& ctx) {
+void define_check_command(CLI::App* sub, Context& ctx) {
   auto opt = std::make_shared<CheckOptions>();
-  CLI::App* sub =
-      app.add_subcommand("check", "Check the book: manuscripts parse, references resolve, numbers match");
   sub->add_option(
          "what", opt->what,
          "Which check: all (default), parse, refs, links, numbers, math, site (the built site), epub, pdf")

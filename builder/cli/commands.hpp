@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace CLI {
@@ -36,20 +37,28 @@ std::string tool_identity();
 // The whole command line (cli/app.cpp): global options and every subcommand, writing into `ctx`.
 std::unique_ptr<CLI::App> make_app(Context& ctx);
 
+// The command line for parsing `args` (argv without the program name): the same app, except that a
+// subcommand none of the arguments names is only outlined (its name and summary, all that `--help`
+// and a usage error show of it). Defining the options of every subcommand is most of a run's start-up
+// (the calc subcommands alone are a third of `--version`'s instructions). `completion` and `manpage`
+// describe the whole app, so naming either defines them all.
+std::unique_ptr<CLI::App> make_app(Context& ctx, const std::vector<std::string_view>& args);
+
 // The manual page bookbuild.1 (roff) for an app made by make_app (cli/manpage.cpp).
 void write_manpage(const CLI::App& app, std::ostream& out);
 
 // `--edition E` (repeatable): the editions a subcommand builds or checks; none given means all.
 void add_edition_option(CLI::App* sub, std::vector<std::string>& editions);
 
-void add_site_command(CLI::App& app, Context& ctx);
-void add_epub_command(CLI::App& app, Context& ctx);
-void add_latex_command(CLI::App& app, Context& ctx);
-void add_pdf_command(CLI::App& app, Context& ctx);
-void add_check_command(CLI::App& app, Context& ctx);
-void add_calc_command(CLI::App& app, Context& ctx);
-void add_init_command(CLI::App& app, Context& ctx);
-void add_completion_command(CLI::App& app);
-void add_manpage_command(CLI::App& app);
+// Each subcommand's options and action, on the subcommand make_app created with its name and summary.
+void define_site_command(CLI::App* sub, Context& ctx);
+void define_epub_command(CLI::App* sub, Context& ctx);
+void define_latex_command(CLI::App* sub, Context& ctx);
+void define_pdf_command(CLI::App* sub, Context& ctx);
+void define_check_command(CLI::App* sub, Context& ctx);
+void define_calc_command(CLI::App* sub, Context& ctx);
+void define_init_command(CLI::App* sub, Context& ctx);
+void define_completion_command(CLI::App* sub);  // describes sub's parent, the whole app
+void define_manpage_command(CLI::App* sub);
 
 }  // namespace bb::cli

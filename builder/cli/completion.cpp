@@ -125,18 +125,18 @@ void zsh(const CLI::App& app, std::ostream& out) {
 
 }  // namespace
 
-void add_completion_command(CLI::App& app) {
+void define_completion_command(CLI::App* sub) {
   auto shell = std::make_shared<std::string>();
-  CLI::App* sub = app.add_subcommand("completion", "Print a shell completion script (bash or zsh)");
+  const CLI::App* app = sub->get_parent();  // the whole command line, which it describes
   sub->add_option("shell", *shell, "bash or zsh")
       ->type_name("SHELL")
       ->required()
       ->check(CLI::IsMember({"bash", "zsh"}));
-  sub->callback([&app, shell] {
+  sub->callback([app, shell] {
     if (*shell == "bash")
-      bash(app, std::cout);
+      bash(*app, std::cout);
     else
-      zsh(app, std::cout);
+      zsh(*app, std::cout);
   });
 }
 

@@ -32,10 +32,8 @@ epub::MathRenderer math_renderer() {
 
 }  // namespace
 
-void add_epub_command(CLI::App& app, Context& ctx) {
+void define_epub_command(CLI::App* sub, Context& ctx) {
   auto opt = std::make_shared<EpubCommand>();
-  CLI::App* sub = app.add_subcommand(
-      "epub", "Write an EPUB 3 per edition into <out>/epub/<name>-<edition>.epub (MathML, figures, cover)");
   add_edition_option(sub, opt->editions);
   sub->add_flag("--all", opt->all, "Every edition (the default when no --edition is given)");
   sub->add_option("--name", opt->name,

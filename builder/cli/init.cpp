@@ -91,10 +91,8 @@ int run(const InitCommand& opt, const Context& ctx) {
 
 }  // namespace
 
-void add_init_command(CLI::App& app, Context& ctx) {
+void define_init_command(CLI::App* sub, Context& ctx) {
   auto opt = std::make_shared<InitCommand>();
-  CLI::App* sub =
-      app.add_subcommand("init", "Create a new book (book.toml, a preface, a chapter, calculations/) in DIR");
   sub->add_option("dir", opt->dir, "Folder of the new book; created if missing (default: the current folder)")
       ->type_name("DIR");
   sub->add_option(

@@ -9,11 +9,8 @@
 
 namespace bb::cli {
 
-void add_latex_command(CLI::App& app, Context& ctx) {
+void define_latex_command(CLI::App* sub, Context& ctx) {
   auto editions = std::make_shared<std::vector<std::string>>();
-  CLI::App* sub = app.add_subcommand(
-      "latex",
-      "Write each edition's LaTeX for XeLaTeX (book.tex, its figures as PDF) into <out>/latex/<edition>/");
   add_edition_option(sub, *editions);
   sub->callback([&ctx, editions] {
     BookSession s;

@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include "cli/allocator.hpp"
 #include "cli/commands.hpp"
@@ -11,7 +13,7 @@
 int main(int argc, char** argv) {
   bb::cli::tune_allocator();
   bb::cli::Context ctx;
-  auto app = bb::cli::make_app(ctx);
+  auto app = bb::cli::make_app(ctx, std::vector<std::string_view>(argv + 1, argv + argc));
   try {
     app->parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -201,14 +201,13 @@ void write_manpage(const CLI::App& app, std::ostream& out) {
          "configuration.md (book.toml), site.md, epub.md, latex.md.\n";
 }
 
-void add_manpage_command(CLI::App& app) {
+void define_manpage_command(CLI::App* sub) {
   auto file = std::make_shared<std::string>();
-  CLI::App* sub = app.add_subcommand("manpage", "Print the manual page bookbuild.1 (roff)");
+  const CLI::App* app = sub->get_parent();  // the whole command line, which it describes
   sub->add_option("file", *file, "Write it to FILE instead of standard output")->type_name("FILE");
-  sub->group("");  // hidden: the build runs it; readers run `man bookbuild`
-  sub->callback([&app, file] {
+  sub->callback([app, file] {
     std::ostringstream page;
-    write_manpage(app, page);
+    write_manpage(*app, page);
     if (file->empty()) {
       std::cout << page.str();
       return;

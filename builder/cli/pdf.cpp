@@ -10,10 +10,8 @@
 
 namespace bb::cli {
 
-void add_pdf_command(CLI::App& app, Context& ctx) {
+void define_pdf_command(CLI::App* sub, Context& ctx) {
   auto editions = std::make_shared<std::vector<std::string>>();
-  CLI::App* sub = app.add_subcommand(
-      "pdf", "Typeset each edition with XeLaTeX (up to 3 passes) into <out>/pdf/<name>-<edition>.pdf");
   add_edition_option(sub, *editions);
   sub->callback([&ctx, editions] {
     // Checked first: without XeLaTeX there is nothing this command can do (exit 2, as for bad usage).

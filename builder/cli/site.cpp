@@ -349,9 +349,8 @@ int serve(Context& ctx, const SiteCommand& opt, site::SiteFiles files, SessionCa
 
 }  // namespace
 
-void add_site_command(CLI::App& app, Context& ctx) {
+void define_site_command(CLI::App* sub, Context& ctx) {
   auto opt = std::make_shared<SiteCommand>();
-  CLI::App* sub = app.add_subcommand("site", "Build the website into <out>/site (and serve it with --serve)");
   sub->add_flag("--serve", opt->serve, "Serve the site, rebuild on changes and reload open pages");
   sub->add_option("--host", opt->host, "Address to listen on (default 127.0.0.1: this machine only)")
       ->type_name("ADDRESS");

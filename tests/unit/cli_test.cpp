@@ -1,10 +1,13 @@
 // The bookbuild executable end to end: exit codes, diagnostics with places, and the fixture book.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "test_support.hpp"
@@ -52,6 +55,69 @@ TEST(Cli, CompletionScriptsNameEverySubcommand) {
   EXPECT_EQ(values.find("--serve"), std::string::npos) << line;
   EXPECT_EQ(bash.find("manpage"), std::string::npos);  // hidden
   EXPECT_EQ(test::run_bookbuild("completion fish").exit_code, 2);
+}
+
+// What a user can see of a command line: every command's name, summary and group, and every option's
+// names, description and group, depth first.
+std::string describe(const CLI::App& app, const std::string& indent = "") {
+  std::string out = indent + app.get_name() + " [" + app.get_group() + "] " + app.get_description() + "\n";
+  for (const CLI::Option* o : app.get_options())
+    out +=
+        indent + "  " + o->get_name(false, true) + " [" + o->get_group() + "] " + o->get_description() + "\n";
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    out += describe(*sub, indent + "  ");
+  return out;
+}
+
+// main() parses with an app whose subcommands the arguments do not name are only outlined: --help
+// and usage errors read the same as with the whole app, a named subcommand is the whole app's, and
+// `completion` and `manpage`, which print the whole app, get it.
+TEST(Cli, OutlinedSubcommandsReadAsTheWholeApp) {
+  cli::Context whole_ctx;
+  auto whole = cli::make_app(whole_ctx);
+  auto subcommand = [](const CLI::App& app, const std::string& name) -> const CLI::App* {
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->get_name() == name) return sub;
+    return nullptr;
+  };
+  auto outline = [](const CLI::App& app) {
+    std::string out;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      out += sub->get_name() + " [" + sub->get_group() + "] " + sub->get_description() + "\n";
+    return out;
+  };
+  const std::vector<std::vector<std::string_view>> runs = {{},
+                                                           {"--help"},
+                                                           {"latex", "--edition", "zh"},
+                                                           {"-q", "--out", "o", "site"},
+                                                           {"calc", "params", "--help"},
+                                                           {"check", "numbers"},
+                                                           {"init", "--language", "zh"}};
+  for (const auto& args : runs) {
+    cli::Context ctx;
+    auto app = cli::make_app(ctx, args);
+    std::string label;
+    for (auto a : args) label += std::string(a) + " ";
+    EXPECT_EQ(outline(*app), outline(*whole)) << label;
+    for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
+      const CLI::App* full = subcommand(*whole, sub->get_name());
+      ASSERT_NE(full, nullptr) << sub->get_name();
+      if (std::find(args.begin(), args.end(), sub->get_name()) != args.end()) {
+        EXPECT_EQ(describe(*sub), describe(*full)) << label;
+      } else {
+        EXPECT_LE(sub->get_options().size(), 1u) << label << sub->get_name();  // --help only
+        EXPECT_TRUE(sub->get_subcommands([](const CLI::App*) { return true; }).empty()) << label;
+      }
+    }
+  }
+  for (std::string_view whole_app : {"completion", "manpage"}) {
+    cli::Context ctx;
+    const std::vector<std::string_view> args = {whole_app};
+    EXPECT_EQ(describe(*cli::make_app(ctx, args)), describe(*whole)) << whole_app;
+  }
+  // The executable parses with the outlined app: a named subcommand's options work, others' are unknown.
+  EXPECT_EQ(test::run_bookbuild("latex --serve").exit_code, 2);
+  EXPECT_EQ(test::run_bookbuild("site --edition nosuch --help").exit_code, 0);
 }
 
 TEST(Cli, UnknownSubcommandIsUsageError) {
