@@ -7,6 +7,7 @@
 
 #include "cli/calc_evaluator.hpp"
 #include "highlight/highlight.hpp"
+#include "output/staging.hpp"
 
 namespace bb::cli {
 
@@ -29,7 +30,8 @@ void refuse_outputs_over_sources(const book::Config& config, const fs::path& out
   sources.emplace_back(fs::weakly_canonical(config.calculations, ec), "the calculations folder");
   if (!config.config_file.empty()) sources.emplace_back(config.config_file, "book.toml");
   SourceLoc at{config.config_file.empty() ? config.root : config.config_file, 0, 0};
-  for (const char* managed : {"site", "epub", "latex", "pdf", ".cache"}) {
+  const std::string_view managed_folders[] = {"site", "epub", "latex", "pdf", output::kCacheFolder};
+  for (std::string_view managed : managed_folders) {
     fs::path dir = out_dir / managed;
     for (const auto& [src, what] : sources)
       if (inside(src, dir))
@@ -41,7 +43,7 @@ void refuse_outputs_over_sources(const book::Config& config, const fs::path& out
 }  // namespace
 
 void use_highlight_cache(const Context& ctx) {
-  highlight::use_cache(ctx.global.out_dir / ".cache" / "highlight.bin");
+  highlight::use_cache(output::cache_dir(ctx.global.out_dir) / "highlight.bin");
 }
 
 bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions, SessionCache* cache) {

@@ -8,6 +8,7 @@
 #include "epub/epub.hpp"
 #include "highlight/highlight.hpp"
 #include "math/mathml.hpp"
+#include "output/staging.hpp"
 #include "writers/escape.hpp"
 
 namespace bb::cli {
@@ -50,7 +51,7 @@ void define_epub_command(CLI::App* sub, Context& ctx) {
     if (s.load(ctx, only) && !s.diags.has_errors()) {
       epub::EpubOptions o;
       o.out = ctx.global.out_dir / "epub";
-      o.figure_cache = ctx.global.out_dir / ".cache" / "figures";
+      o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
       o.name = opt->name;
       o.repository = s.resolution.repository;
       if (!opt->cover.empty()) o.cover = std::filesystem::absolute(opt->cover);

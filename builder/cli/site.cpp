@@ -17,6 +17,7 @@
 #include "latex/build.hpp"
 #include "latex/xelatex.hpp"
 #include "math/mathml.hpp"
+#include "output/staging.hpp"
 #include "site/serve.hpp"
 #include "site/site.hpp"
 #include "site/watch.hpp"
@@ -55,7 +56,7 @@ bool build_downloads(const Context& ctx, const SiteCommand& opt) {
       latex::build_pdf(*s.book, eb, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
     epub::EpubOptions o;
     o.out = ctx.global.out_dir / "epub";
-    o.figure_cache = ctx.global.out_dir / ".cache" / "figures";
+    o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
     o.quiet = ctx.global.quiet;
     o.repository = s.resolution.repository;
     o.math = [](const doc::Node& n, Diagnostics&) {
@@ -86,8 +87,8 @@ site::SiteOptions site_options(const Context& ctx, bool live_reload, bool search
   site::SiteOptions so;
   so.live_reload = live_reload;
   so.search = search;
-  so.figure_cache = ctx.global.out_dir / ".cache" / "figures";
-  so.search_cache = ctx.global.out_dir / ".cache" / "search";
+  so.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
+  so.search_cache = output::cache_dir(ctx.global.out_dir) / "search";
   so.tool = tool_identity();
   so.out = ctx.global.out_dir;
   return so;

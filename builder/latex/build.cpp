@@ -19,7 +19,8 @@ std::optional<LatexBook> build_latex(const book::Book& book, const book::Edition
   fs::path target = options.out / "latex" / eb.edition.id;
   output::StagedDir staged(target);
   std::size_t errors = diags.error_count();
-  LatexBook result = write_latex_book(book, eb, staged.path(), diags, options.out / ".cache" / "figures");
+  LatexBook result =
+      write_latex_book(book, eb, staged.path(), diags, output::cache_dir(options.out) / "figures");
   if (diags.error_count() > errors) return std::nullopt;
   for (const char* aux : {"book.aux", "book.toc", "book.out"}) {
     std::error_code ec;

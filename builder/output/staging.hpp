@@ -43,4 +43,11 @@ void create_output_dir(const std::filesystem::path& dir);
 // before they could clean up left next to `target`. Those of running processes are kept.
 void remove_stale_siblings(const std::filesystem::path& target);
 
+// What builds into `out` keep there between runs, `<out>/.cache/` (figures, search indexes,
+// highlighted code; docs/pipeline.md §5). Derived data only: deleting it costs time, not results.
+inline constexpr std::string_view kCacheFolder = ".cache";
+inline std::filesystem::path cache_dir(const std::filesystem::path& out) {
+  return out / kCacheFolder;
+}
+
 }  // namespace bb::output
