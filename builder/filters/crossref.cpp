@@ -177,26 +177,34 @@ std::vector<PlainRef> find_plain_refs(std::string_view s, std::string_view lang)
 
 ReferenceScanner::ReferenceScanner(std::string_view lang,
                                    const std::map<std::string, std::vector<std::string>>& extra_words)
-    : lang_(lang) {
-  for (const auto& f : forms_for(lang, extra_words)) forms_.push_back({f.kind, f.prefix, f.suffix, f.stem});
+    : language_(&lang::language(lang)) {
+  for (const auto& f : forms_for(lang, extra_words)) {
+    if (f.prefix.empty() || forms_.size() > UINT16_MAX) continue;
+    const auto first = static_cast<unsigned char>(f.prefix[0]);
+    by_first_byte_[first].push_back(static_cast<std::uint16_t>(forms_.size()));
+    if (f.prefix.size() == 1)
+      for (unsigned second = 0; second < 256; ++second) first_two_bytes_.set(first << 8 | second);
+    else
+      first_two_bytes_.set(first << 8 | static_cast<unsigned char>(f.prefix[1]));
+    forms_.push_back({f.kind, f.prefix, f.suffix, f.stem});
+  }
 }
 
 std::vector<PlainRef> ReferenceScanner::scan(std::string_view s) const {
   std::vector<PlainRef> out;
-  const auto& forms = forms_;
-  const lang::Language& language = lang::language(lang_);
+  const lang::Language& language = *language_;
   bool latin = language.spaced;
-  // Most bytes cannot start a reference word: test the first byte before comparing whole words.
-  bool first_byte[256] = {};
-  for (const auto& f : forms) first_byte[static_cast<unsigned char>(f.prefix[0])] = true;
   std::size_t i = 0;
   while (i < s.size()) {
     bool matched = false;
-    if (!first_byte[static_cast<unsigned char>(s[i])]) {
-      ++i;
+    const auto first = static_cast<unsigned char>(s[i]);
+    const unsigned second = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if (!first_two_bytes_.test(first << 8 | second)) {
+      ++i;  // a prefix starts with an ASCII or a lead byte, never inside a character
       continue;
     }
-    for (const auto& f : forms) {
+    for (std::uint16_t form : by_first_byte_[first]) {
+      const Form& f = forms_[form];
       if (s.compare(i, f.prefix.size(), f.prefix) != 0) continue;
       // Word boundary before Latin/Cyrillic words.
       if (latin && i > 0) {

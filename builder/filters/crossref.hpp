@@ -3,6 +3,9 @@
 // global target table and turned into links every writer can follow.
 #pragma once
 
+#include <array>
+#include <bitset>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -11,6 +14,7 @@
 #include "book/config.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/targets.hpp"
+#include "lang/language.hpp"
 
 namespace bb::filters {
 
@@ -46,8 +50,13 @@ class ReferenceScanner {
     std::string prefix, suffix;
     bool stem = false;
   };
-  std::string lang_;
-  std::vector<Form> forms_;
+  const lang::Language* language_;
+  std::vector<Form> forms_;  // longest prefix first
+  // Most text cannot start a reference word, and in Chinese nearly every character shares its first
+  // byte with one: the forms are filed by the first byte of their prefix (in forms_' order), and a
+  // position is looked at only when its first two bytes begin some prefix.
+  std::array<std::vector<std::uint16_t>, 256> by_first_byte_;
+  std::bitset<65536> first_two_bytes_;
 };
 
 }  // namespace bb::filters
