@@ -146,6 +146,9 @@ void Converter::split_text(std::vector<Node>& v) {
       if (upto > done) out.push_back(text_node(t.substr(done, upto - done), n.loc, static_cast<int>(done)));
     };
     while (i < t.size()) {
+      // Only `{{`, `@`, `[@` and `[^` start something: skip the rest without comparing.
+      while (i < t.size() && t[i] != '{' && t[i] != '@' && t[i] != '[') ++i;
+      if (i == t.size()) break;
       if (t.compare(i, 2, "{{") == 0) {
         std::size_t end = t.find("}}", i + 2);
         if (end == std::string::npos) {
