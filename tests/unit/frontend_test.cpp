@@ -4,7 +4,9 @@
 #include "diag/diagnostics.hpp"
 #include "doc/tree.hpp"
 #include "markdown/frontend.hpp"
+#include "markdown/source_text.hpp"
 #include "test_support.hpp"
+#include "text/unicode.hpp"
 
 namespace bb {
 namespace {
@@ -118,6 +120,61 @@ TEST(HandNumber, SplitsWordNumberAndSeparator) {
   EXPECT_EQ(rest, "Подпись");
   EXPECT_EQ(markdown::split_hand_number("图 4 不是编号", {"图"}, rest), "");
   EXPECT_EQ(markdown::split_hand_number("Figures 4-1", {"Table"}, rest), "");
+}
+
+// The encoding check accepts exactly what ICU's decoder accepts, and replaces the rest one byte at a
+// time with U+FFFD and an error: every lead byte with every second byte and a few third and fourth
+// bytes (in range, out of range, ASCII), between ASCII letters, against the decoder itself.
+TEST(SourceText, AcceptsExactlyWhatTheUtf8DecoderAccepts) {
+  auto reference = [](std::string_view in, int& errors) {
+    std::string out;
+    for (std::size_t i = 0; i < in.size();) {
+      std::size_t n = 1;
+      const auto c = static_cast<unsigned char>(in[i]);
+      if (c >= 0x80 && text::decode_utf8(in, i, n) == 0xFFFD && n == 1) {
+        out += "\xEF\xBF\xBD";
+        ++errors;
+        ++i;
+        continue;
+      }
+      out.append(in.substr(i, n));
+      i += n;
+    }
+    return out;
+  };
+  int checked = 0;
+  for (unsigned lead = 0x80; lead <= 0xFF; ++lead)
+    for (unsigned second = 1; second <= 0xFF; ++second)
+      for (unsigned third : {0x80u, 0xBFu, 0x41u})
+        for (unsigned fourth : {0x80u, 0x41u}) {
+          std::string in = "a";
+          for (unsigned b : {lead, second, third, fourth}) in += static_cast<char>(b);
+          in += "z";
+          int want_errors = 0;
+          const std::string want = reference(in, want_errors);
+          Diagnostics diags;
+          auto got = markdown::checked_utf8(in, "x.md", diags);
+          ASSERT_TRUE(got.has_value());
+          ASSERT_EQ(*got, want) << std::hex << lead << " " << second << " " << third << " " << fourth;
+          ASSERT_EQ(diags.error_count(), static_cast<std::size_t>(want_errors))
+              << std::hex << lead << " " << second;
+          ++checked;
+        }
+  EXPECT_EQ(checked, 128 * 255 * 6);
+  // A U+FFFD written in the file is text, and an error names its line and column.
+  Diagnostics diags;
+  EXPECT_EQ(*markdown::checked_utf8("a\xEF\xBF\xBD", "x.md", diags), "a\xEF\xBF\xBD");
+  EXPECT_EQ(diags.error_count(), 0u);
+  EXPECT_EQ(*markdown::checked_utf8("ab\n\ncd\xC0"
+                                    "ef\n\xFF",
+                                    "x.md", diags),
+            "ab\n\ncd\xEF\xBF\xBD"
+            "ef\n\xEF\xBF\xBD");
+  ASSERT_EQ(diags.all().size(), 2u);
+  EXPECT_EQ(diags.all()[0].loc.line, 3);
+  EXPECT_EQ(diags.all()[0].loc.col, 3);
+  EXPECT_EQ(diags.all()[1].loc.line, 4);
+  EXPECT_EQ(diags.all()[1].loc.col, 1);
 }
 
 }  // namespace
