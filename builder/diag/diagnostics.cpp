@@ -57,21 +57,31 @@ std::string escape_controls(std::string_view s, bool keep_tabs) {
   std::string out;
   out.reserve(s.size());
   static const char* hex = "0123456789ABCDEF";
+  std::size_t shown = 0;  // s[shown, i) is shown as it is and not yet in `out`
   for (std::size_t i = 0; i < s.size();) {
-    auto [escaped, bytes] = control_at(s, i);
-    if (escaped == 0 || (keep_tabs && s[i] == '\t')) {
-      out.append(s.substr(i, bytes));
-    } else {
-      unsigned cp = static_cast<unsigned char>(s[i]);
-      if (bytes == 2) cp = static_cast<unsigned char>(s[i + 1]);
-      if (bytes == 3)
-        cp = ((cp & 0x0F) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3F) << 6) |
-             (static_cast<unsigned char>(s[i + 2]) & 0x3F);
-      out += bytes == 1 ? "\\x" : "\\u";
-      for (int shift = bytes == 1 ? 4 : 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+    // Only these bytes can begin a character that is escaped (control_at).
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c >= 0x20 && c != 0x7F && c != 0xC2 && c != 0xE2) || (keep_tabs && c == '\t')) {
+      ++i;
+      continue;
     }
+    auto [escaped, bytes] = control_at(s, i);
+    if (escaped == 0) {
+      i += bytes;
+      continue;
+    }
+    out.append(s.substr(shown, i - shown));
+    unsigned cp = c;
+    if (bytes == 2) cp = static_cast<unsigned char>(s[i + 1]);
+    if (bytes == 3)
+      cp = ((cp & 0x0F) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3F) << 6) |
+           (static_cast<unsigned char>(s[i + 2]) & 0x3F);
+    out += bytes == 1 ? "\\x" : "\\u";
+    for (int shift = bytes == 1 ? 4 : 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
     i += bytes;
+    shown = i;
   }
+  out.append(s.substr(shown));
   return out;
 }
 
@@ -185,8 +195,10 @@ std::vector<Diagnostic> Diagnostics::all() const {
   return out;
 }
 
-std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base) {
-  std::string out = display_path(d.loc.path, base);
+namespace {
+
+// A diagnostic's line after its file's name as shown (display_path).
+std::string format_diagnostic_shown(const Diagnostic& d, std::string out) {
   if (d.loc.line > 0) {
     out += ":" + std::to_string(d.loc.line);
     if (d.loc.col > 0) out += ":" + std::to_string(d.loc.col);
@@ -196,6 +208,12 @@ std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& 
   out += ": ";
   out += escape_controls(d.message);
   return out;
+}
+
+}  // namespace
+
+std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base) {
+  return format_diagnostic_shown(d, display_path(d.loc.path, base));
 }
 
 namespace {
@@ -258,8 +276,12 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
       last_line[d.loc.path] = std::max(last_line[d.loc.path], d.loc.line);
   std::map<std::filesystem::path, std::vector<std::string>> lines_by_file;
   std::unique_ptr<char[]> buffer;  // one line-reading buffer for every file
+  // A report names a few files many times; their paths are interned (SourcePath): one per value.
+  std::map<const std::filesystem::path*, std::string> shown_paths;
   for (const auto& d : diagnostics) {
-    out << format_diagnostic(d, base) << '\n';
+    auto [shown, added] = shown_paths.try_emplace(&d.loc.path.get());
+    if (added) shown->second = display_path(d.loc.path, base);
+    out << format_diagnostic_shown(d, shown->second) << '\n';
     if (d.loc.line <= 0 || d.loc.path.empty()) continue;
     auto [it, inserted] = lines_by_file.try_emplace(d.loc.path);
     if (inserted)

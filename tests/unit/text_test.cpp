@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "diag/diagnostics.hpp"
 #include "text/escape.hpp"
 #include "text/unicode.hpp"
 #include "text/url.hpp"
@@ -51,6 +52,23 @@ TEST(TextUtf8, MalformedInputDecodesToReplacementOneByteAtATime) {
 TEST(TextEscape, XmlEscapesTheFiveSpecials) {
   EXPECT_EQ(escape_xml(R"(<a href="x">'&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
   EXPECT_EQ(escape_xml("计算"), "计算");
+}
+
+// What a terminal would act on is shown escaped in diagnostics: C0 controls and DEL, C1 controls, and
+// the bidirectional overrides; text around them (CJK, the U+2xxx arrows and dashes that share a
+// lead byte with the overrides, Latin-1 letters sharing one with C1) is kept, and tabs on request.
+TEST(TextEscape, ControlsAreEscapedAndTheTextAroundThemKept) {
+  EXPECT_EQ(bb::escape_controls("plain 计算 text"), "plain 计算 text");
+  EXPECT_EQ(bb::escape_controls("a\x1B[2Jb\x7F"), "a\\x1B[2Jb\\x7F");
+  EXPECT_EQ(bb::escape_controls("\xC2\x9B"
+                                "31m \xC2\xA0\xC3\xA9"),
+            "\\u009B31m \xC2\xA0\xC3\xA9");
+  EXPECT_EQ(bb::escape_controls("\u202Eevil\u2066x\u2069 \u2192 \u2014"),
+            "\\u202Eevil\\u2066x\\u2069 \u2192 \u2014");
+  EXPECT_EQ(bb::escape_controls("a\tb"), "a\\x09b");
+  EXPECT_EQ(bb::escape_controls("a\tb", true), "a\tb");
+  EXPECT_EQ(bb::escape_controls("\xC2"), "\xC2");  // a lone lead byte at the end
+  EXPECT_EQ(bb::escape_controls(""), "");
 }
 
 TEST(TextEscape, JsonStringsRoundTripThroughAParser) {
