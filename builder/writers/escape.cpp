@@ -1,13 +1,24 @@
 // Escaping for LaTeX text, URLs and labels (XML escaping lives in text/escape).
 #include "writers/escape.hpp"
 
+#include <array>
 #include <cctype>
 
 namespace bb::writers {
 
 void append_escaped_latex(std::string& out, std::string_view s) {
+  // The bytes that need a look; the rest is copied in runs.
+  static constexpr auto special = [] {
+    std::array<bool, 256> t{};
+    for (unsigned char c : std::string_view("\\{}$&#_%^~`\"-<>")) t[c] = true;
+    return t;
+  }();
+  std::size_t plain = 0;  // s[plain, i) is copied as it is
   for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
+    const char c = s[i];
+    if (!special[static_cast<unsigned char>(c)]) continue;
+    out.append(s.substr(plain, i - plain));
+    plain = i + 1;
     switch (c) {
       case '\\': out += "\\textbackslash{}"; break;
       case '{': out += "\\{"; break;
@@ -24,15 +35,12 @@ void append_escaped_latex(std::string& out, std::string_view s) {
         out += "\\textquotedbl{}";
         break;  // the TeX ligature would make it a closing quote
       // TeX ligatures would turn `--` into a dash and `<<` into a guillemet in some fonts.
-      case '-':
-      case '<':
-      case '>':
+      default:  // '-', '<', '>'
         out += c;
         if (i + 1 < s.size() && s[i + 1] == c) out += "{}";
-        break;
-      default: out += c;
     }
   }
+  out.append(s.substr(plain));
 }
 
 std::string escape_latex(std::string_view s) {
