@@ -8,16 +8,22 @@
 namespace bb::text {
 
 void append_escaped_xml(std::string& out, std::string_view s) {
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+  std::size_t plain = 0;  // s[plain, i) is copied as it is, in one piece
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char* entity = nullptr;
+    switch (s[i]) {
+      case '&': entity = "&amp;"; break;
+      case '<': entity = "&lt;"; break;
+      case '>': entity = "&gt;"; break;
+      case '"': entity = "&quot;"; break;
+      case '\'': entity = "&#39;"; break;
+      default: continue;
     }
+    out.append(s.substr(plain, i - plain));
+    out += entity;
+    plain = i + 1;
   }
+  out.append(s.substr(plain));
 }
 
 std::string escape_xml(std::string_view s) {
