@@ -2,11 +2,8 @@
 #include "book/book.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
 
+#include "diag/parallel.hpp"
 #include "lang/language.hpp"
 #include "markdown/frontend.hpp"
 
@@ -152,28 +149,9 @@ Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>
   std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (edition, chapter)
   for (std::size_t e = 0; e < book.editions.size(); ++e)
     for (std::size_t i = 0; i < book.editions[e].chapters.size(); ++i) jobs.emplace_back(e, i);
-  // One worker per core takes the next chapter (a thread per chapter costs more than the parse of a
-  // small one, and thousands of them for a big book).
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto work = [&] {
-    for (std::size_t j; (j = next++) < jobs.size();) try {
-        EditionBook& eb = book.editions[jobs[j].first];
-        load_chapter(book.config, eb, jobs[j].second, options, diags, cache);
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-      }
-  };
-  const std::size_t workers =
-      std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), jobs.size());
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t t = 1; t < workers; ++t) threads.emplace_back(work);
-    work();
-  }
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(jobs.size(), [&](std::size_t j) {
+    load_chapter(book.config, book.editions[jobs[j].first], jobs[j].second, options, diags, cache);
+  });
   return book;
 }
 

@@ -4,16 +4,15 @@
 #include "epub/epub.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "book/output_names.hpp"
 #include "book/paths.hpp"
+#include "diag/parallel.hpp"
 #include "diag/progress.hpp"
 #include "epub/addressing.hpp"
 #include "epub/package.hpp"
@@ -135,19 +134,6 @@ std::time_t source_time_of(const book::Book& book, const EpubOptions& options) {
   for (const auto& eb : book.editions)
     for (const auto& c : eb.chapters) files.push_back(c.path);
   return repo::source_time(options.repository, files);
-}
-
-// Runs f(0) ... f(n-1) on up to one thread per core.
-template <typename F>
-void parallel_for(std::size_t n, F&& f) {
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i; (i = next++) < n;) f(i);
-  };
-  std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), n);
-  std::vector<std::jthread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
 }
 
 // `roots` are the edition's chapter trees, which the EPUB rewrites to its own addressing.

@@ -3,10 +3,10 @@
 #include "filters/pipeline.hpp"
 
 #include <algorithm>
-#include <future>
 #include <iterator>
 #include <set>
 
+#include "diag/parallel.hpp"
 #include "filters/crossref.hpp"
 #include "filters/links.hpp"
 #include "filters/math_check.hpp"
@@ -86,23 +86,31 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
       for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags, policy);
   }
 
-  // With the target table complete, editions resolve independently: one thread each.
-  std::vector<std::vector<Binding>> bindings(book.editions.size());
+  // With the target table complete, chapters resolve independently, on every core: first their ids
+  // (a link into another chapter checks the anchors there), then everything else.
+  std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (edition, chapter), in book order
+  for (std::size_t e = 0; e < book.editions.size(); ++e)
+    for (std::size_t c = 0; c < book.editions[e].chapters.size(); ++c) jobs.emplace_back(e, c);
+  std::vector<std::set<std::string>> settled(jobs.size());
+  parallel_for(jobs.size(), [&](std::size_t j) {
+    Diagnostics::Scope scope(diags, "links");
+    settled[j] = settle_ids(book.editions[jobs[j].first].chapters[jobs[j].second], diags);
+  });
   std::vector<ChapterIds> ids(book.editions.size());
-  std::vector<std::future<void>> work;
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    ids[jobs[j].first][book.editions[jobs[j].first].chapters[jobs[j].second].key] = std::move(settled[j]);
+  std::vector<CrossRefContext> xrefs;
+  std::vector<LinkContext> links;
   for (std::size_t e = 0; e < book.editions.size(); ++e) {
-    work.push_back(std::async(std::launch::async, [&, e] {
-      auto& eb = book.editions[e];
-      const CrossRefContext xref = crossref_context(book, eb, r.targets);
-      {
-        Diagnostics::Scope scope(diags, "links");
-        for (auto& ch : eb.chapters) ids[e][ch.key] = settle_ids(ch, diags);
-      }
-      LinkContext links{book.config, eb, r.targets, r.repository, ids[e]};
-      for (auto& ch : eb.chapters) resolve_chapter(ch, eb, xref, links, options, bindings[e], diags);
-    }));
+    xrefs.push_back(crossref_context(book, book.editions[e], r.targets));
+    links.push_back({book.config, book.editions[e], r.targets, r.repository, ids[e]});
   }
-  for (auto& w : work) w.get();
+  std::vector<std::vector<Binding>> bindings(jobs.size());
+  parallel_for(jobs.size(), [&](std::size_t j) {
+    const auto [e, c] = jobs[j];
+    resolve_chapter(book.editions[e].chapters[c], book.editions[e], xrefs[e], links[e], options, bindings[j],
+                    diags);
+  });
   // Moved, into room made once: copying them held every binding twice (a tenth of a large book's peak).
   std::size_t total = 0;
   for (const auto& b : bindings) total += b.size();
