@@ -1,0 +1,45 @@
+// parallel_for (diag/parallel.hpp): every index runs exactly once, on more than one thread where the
+// machine has cores, and a failure comes back to the caller instead of ending the process.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "diag/parallel.hpp"
+
+namespace bb {
+namespace {
+
+TEST(ParallelFor, EveryIndexOnceOnTheMachinesCores) {
+  constexpr std::size_t n = 5000;
+  std::vector<std::atomic<int>> runs(n);
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  parallel_for(n, [&](std::size_t i) {
+    ++runs[i];
+    std::lock_guard lock(mutex);
+    threads.insert(std::this_thread::get_id());
+  });
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(runs[i].load(), 1) << i;
+  EXPECT_LE(threads.size(), std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_TRUE(threads.count(std::this_thread::get_id()));  // the caller works too
+  parallel_for(0, [](std::size_t) { FAIL() << "no index to run"; });
+}
+
+TEST(ParallelFor, TheFirstFailureIsRethrownAndTheRestSkipped) {
+  std::atomic<std::size_t> ran{0};
+  EXPECT_THROW(parallel_for(100000,
+                            [&](std::size_t i) {
+                              ++ran;
+                              if (i == 10) throw std::runtime_error("chapter 10");
+                            }),
+               std::runtime_error);
+  EXPECT_LT(ran.load(), 100000u);
+}
+
+}  // namespace
+}  // namespace bb
