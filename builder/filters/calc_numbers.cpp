@@ -51,7 +51,7 @@ class CalcResolver {
 
  private:
   void walk(Node& n) {
-    if (auto* x = n.extra_if())
+    if (auto* x = n.rare_if())
       for (auto& c : x->caption) walk(c);
     for (auto& c : n.children) walk(c);
     if (n.kind == Kind::CalcNumber) placeholder(n);
