@@ -99,11 +99,17 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
         for (auto& ch : eb.chapters) ids[e][ch.key] = settle_ids(ch, diags);
       }
       LinkContext links{book.config, eb, r.targets, r.repository, ids[e]};
+      // Room for every binding the edition can have, made once: grown by doubling, the vectors held
+      // up to twice their bindings when they were merged below.
+      std::size_t most = 0;
+      for (const auto& ch : eb.chapters) most += count_computed_numbers(ch.root);
+      bindings[e].reserve(most);
       for (auto& ch : eb.chapters) resolve_chapter(ch, eb, xref, links, options, bindings[e], diags);
     }));
   }
   for (auto& w : work) w.get();
   // Moved, into room made once: copying them held every binding twice (a tenth of a large book's peak).
+  // For a moment the edition vectors and the book's hold them twice still, without slack.
   std::size_t total = 0;
   for (const auto& b : bindings) total += b.size();
   r.bindings.reserve(r.bindings.size() + total);
@@ -152,8 +158,8 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   // by binary search and, when there are as many as before (an edit of the text), overwritten in place
   // — not erased and inserted, which moves every binding after them.
   auto place = [&](const Binding& b) {
-    const book::EditionBook* other = book.edition(b.edition);
-    const book::Chapter* c = other ? other->chapter(b.chapter) : nullptr;
+    const book::EditionBook* other = book.edition(b.edition.str());
+    const book::Chapter* c = other ? other->chapter(b.chapter.str()) : nullptr;
     return std::pair(other ? other - book.editions.data() : 0, c ? c - other->chapters.data() : 0);
   };
   const std::pair<std::ptrdiff_t, std::ptrdiff_t> here(static_cast<std::ptrdiff_t>(edition),
