@@ -359,8 +359,8 @@ std::string numbers_report_json(const book::Book& book, const filters::Resolutio
   int mismatches = 0;
   for (const auto& b : resolution.bindings) {
     if (!b.ok) ++mismatches;
-    bindings.push_back({{"edition", b.edition},
-                        {"chapter", b.chapter},
+    bindings.push_back({{"edition", b.edition.str()},
+                        {"chapter", b.chapter.str()},
                         {"place", b.loc.path.lexically_relative(book.config.root).generic_string() + ":" +
                                       std::to_string(b.loc.line) + ":" + std::to_string(b.loc.col)},
                         {"kind", b.literal ? "literal" : "placeholder"},

@@ -13,6 +13,7 @@
 #include "calc/engine.hpp"
 #include "calc/error.hpp"
 #include "check/results_check.hpp"
+#include "filters/calc_numbers.hpp"
 #include "filters/number_format.hpp"
 #include "output/staging.hpp"
 
@@ -220,7 +221,8 @@ SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
       };
       std::map<std::string, std::vector<std::string>> note_cites;
       doc::walk(ch.root, [&](const doc::Node& n) {
-        if (const std::string* e = n.attr("expr")) cited[e->substr(0, e->find('.'))].push_back(n.loc.line);
+        if (std::string e = filters::computed_expression(n); !e.empty())
+          cited[e.substr(0, e.find('.'))].push_back(n.loc.line);
         if (std::string id = linked(n); !id.empty()) cited[id].push_back(n.loc.line);
         if (n.kind == doc::Kind::FootnoteDef)
           doc::walk(n, [&](const doc::Node& m) {

@@ -77,8 +77,10 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
     return report;
   }
   // Who cites each scenario: placeholders and bound literals, and links to its result files.
-  std::map<std::string, std::set<std::pair<fs::path, int>>> cited;
-  std::map<std::pair<fs::path, int>, SourceLoc> first_at;
+  // Keyed by the interned manuscript path (ordered by its value), not a copy of the path: a large
+  // book cites its scenarios at tens of thousands of lines.
+  std::map<std::string, std::set<std::pair<SourcePath, int>>> cited;
+  std::map<std::pair<SourcePath, int>, SourceLoc> first_at;
   auto cite = [&](const std::string& id, const SourceLoc& loc) {
     if (id.empty()) return;
     cited[id].insert({loc.path, loc.line});

@@ -56,13 +56,19 @@ enum class Kind : std::uint8_t {
 enum class Align : std::uint8_t { None, Left, Center, Right };
 
 // A node keeps inline only what nearly every node has (kind, place, text, children): most nodes are
-// Text. Everything else lives in one `Extra` part allocated the first time a field is written, so a
-// large book's tree stays small. Read a field with its accessor (`n.url()`, `n.caption()`: an absent
-// part reads as the defaults below); write through `n.extra()`, which creates the part
-// (`n.extra().url = ...`). `n.extra_if()` gives the part only if it exists, for edits in place that
-// must not create it.
+// Text. The rest lives out of line, in two parts allocated the first time one of their fields is
+// written, so that a large book's tree stays small:
+// - `Extra`: the attributes (`classes`, `attrs`), which the many computed numbers, cross-references
+//   and spans of a book carry and little else;
+// - `Rare`, reached through `Extra`: what headings, lists, figures, tables, code and links need
+//   (`id`, `number`, `level`, `start`, `tight`, `info`, `url`, `title`, `aligns`, `caption`).
+// Read a field with its accessor (`n.url()`, `n.caption()`: an absent part reads as the defaults
+// below); write through `n.extra()` or `n.rare()`, which create the part (`n.rare().url = ...`).
+// `n.extra_if()` and `n.rare_if()` give a part only if it exists, for edits in place that must not
+// create it.
 struct Node {
   struct Extra;
+  struct Rare;
 
   Kind kind = Kind::Text;
   SourceLoc loc;  // where the node starts in the manuscript
@@ -72,7 +78,7 @@ struct Node {
 
   Node() = default;
   explicit Node(Kind k, SourceLoc l = {}) : kind(k), loc(std::move(l)) {}
-  // Trees are copied (an edition's chapters, a caption's text), so the part is copied with the node.
+  // Trees are copied (an edition's chapters, a caption's text), so the parts are copied with the node.
   Node(const Node& o);
   Node& operator=(const Node& o);
   Node(Node&&) noexcept = default;
@@ -92,10 +98,14 @@ struct Node {
   [[nodiscard]] const std::string& number() const;
   [[nodiscard]] const std::vector<Node>& caption() const;
 
-  // The part with the fields above, created (with their defaults) if the node has none yet.
+  // The attributes part, created (empty) if the node has none yet.
   Extra& extra();
   [[nodiscard]] Extra* extra_if() { return extra_.get(); }
   [[nodiscard]] const Extra* extra_if() const { return extra_.get(); }
+  // The rare part, created (with its defaults, and the attributes part with it) if absent.
+  Rare& rare();
+  [[nodiscard]] Rare* rare_if();
+  [[nodiscard]] const Rare* rare_if() const;
 
   [[nodiscard]] bool is_block() const { return kind <= Kind::FootnoteDef; }
   [[nodiscard]] bool has_class(std::string_view c) const;
@@ -103,36 +113,47 @@ struct Node {
   void set_attr(std::string key, std::string value);
 
  private:
-  [[nodiscard]] const Extra& part() const;  // the part, or one with the defaults
+  [[nodiscard]] const Rare& rare_part() const;  // the rare part, or one with the defaults
 
   std::unique_ptr<Extra> extra_;
 };
 
-struct Node::Extra {
+struct Node::Rare {
+  std::string id;  // {#id}, then the stable anchor numbering gives it
+  // Resolved by filters: the number shown ("4.2.3", "4-1").
+  std::string number;
+
   std::string info;  // code block language
   std::string url;   // Link, Image
   std::string title;
-
-  // Attributes: {#id .class key=value}
-  std::string id;
-  std::vector<std::string> classes;
-  std::vector<std::pair<std::string, std::string>> attrs;
 
   int level = 0;              // heading level
   int start = 1;              // ordered list start
   bool tight = true;          // lists
   std::vector<Align> aligns;  // table column alignment
 
-  // Resolved by filters: the number shown ("4.2.3", "4-1") and the label it is known by.
-  std::string number;
-
   std::vector<Node> caption;  // Figure, Table: inline nodes of the caption
+};
+
+struct Node::Extra {
+  // Attributes: {.class key=value}
+  std::vector<std::string> classes;
+  std::vector<std::pair<std::string, std::string>> attrs;
+
+  std::unique_ptr<Rare> rare;
+
+  Extra() = default;
+  Extra(const Extra& o)
+      : classes(o.classes), attrs(o.attrs), rare(o.rare ? std::make_unique<Rare>(*o.rare) : nullptr) {}
+  Extra& operator=(const Extra&) = delete;
 };
 
 // Most nodes are Text, and a large book holds millions of them (docs/pipeline.md, section 3).
 static_assert(sizeof(Node) <= 96, "keep doc::Node small: rarely used fields belong in Node::Extra");
 static_assert(std::is_nothrow_move_constructible_v<Node>,
               "vectors of nodes must move, not copy, when they grow");
+// The attributes part is what tens of thousands of computed numbers and references pay for.
+static_assert(sizeof(Node::Extra) <= 56, "keep Node::Extra small: fields few nodes use belong in Node::Rare");
 
 inline Node::Node(const Node& o)
     : kind(o.kind),
@@ -146,54 +167,67 @@ inline Node& Node::operator=(const Node& o) {
 }
 inline Node::~Node() = default;
 
-inline const Node::Extra& Node::part() const {
-  if (extra_) return *extra_;
+inline const Node::Rare& Node::rare_part() const {
+  if (extra_ && extra_->rare) return *extra_->rare;
   // What a node without its part reads as. A function's static rather than a constinit variable:
   // std::string's constant initialisation is not available in every configuration (clang 14 with
   // ASan, the fuzz build, refuses it).
-  static const Extra none;
+  static const Rare none;
   return none;
 }
 
 inline const std::string& Node::info() const {
-  return part().info;
+  return rare_part().info;
 }
 inline const std::string& Node::url() const {
-  return part().url;
+  return rare_part().url;
 }
 inline const std::string& Node::title() const {
-  return part().title;
+  return rare_part().title;
 }
 inline const std::string& Node::id() const {
-  return part().id;
+  return rare_part().id;
 }
 inline const std::vector<std::string>& Node::classes() const {
-  return part().classes;
+  static const std::vector<std::string> none;
+  return extra_ ? extra_->classes : none;
 }
 inline const std::vector<std::pair<std::string, std::string>>& Node::attrs() const {
-  return part().attrs;
+  static const std::vector<std::pair<std::string, std::string>> none;
+  return extra_ ? extra_->attrs : none;
 }
 inline int Node::level() const {
-  return part().level;
+  return rare_part().level;
 }
 inline int Node::start() const {
-  return part().start;
+  return rare_part().start;
 }
 inline bool Node::tight() const {
-  return part().tight;
+  return rare_part().tight;
 }
 inline const std::vector<Align>& Node::aligns() const {
-  return part().aligns;
+  return rare_part().aligns;
 }
 inline const std::string& Node::number() const {
-  return part().number;
+  return rare_part().number;
 }
 inline const std::vector<Node>& Node::caption() const {
-  return part().caption;
+  return rare_part().caption;
 }
 inline Node::Extra& Node::extra() {
   if (!extra_) extra_ = std::make_unique<Extra>();
   return *extra_;
+}
+inline Node::Rare& Node::rare() {
+  Extra& x = extra();
+  if (!x.rare) x.rare = std::make_unique<Rare>();
+  return *x.rare;
+}
+inline Node::Rare* Node::rare_if() {
+  return extra_ ? extra_->rare.get() : nullptr;
+}
+inline const Node::Rare* Node::rare_if() const {
+  return extra_ ? extra_->rare.get() : nullptr;
 }
 
 // Concatenated plain text of inline nodes (math kept as TeX), for ids, search and titles.
@@ -210,7 +244,7 @@ const char* kind_name(Kind k);
 template <typename F>
 void walk(Node& n, F&& f) {
   f(n);
-  if (auto* x = n.extra_if())
+  if (auto* x = n.rare_if())
     for (auto& c : x->caption) walk(c, f);
   for (auto& c : n.children) walk(c, f);
 }

@@ -18,11 +18,13 @@ namespace {
 void unwrap(Node& n) {
   n.kind = Kind::Span;
   auto& x = n.extra();
-  x.url.clear();
-  x.title.clear();
-  x.id.clear();
   x.classes.clear();
   x.attrs.clear();
+  if (auto* r = n.rare_if()) {
+    r->url.clear();
+    r->title.clear();
+    r->id.clear();
+  }
 }
 
 class Rewriter {
@@ -45,7 +47,7 @@ class Rewriter {
     if (id && *id != *chapter) href += "#" + *id;
     if (href.empty()) href = self_.href;
     n.kind = Kind::Link;
-    n.extra().url = href;
+    n.rare().url = href;
   }
 
  private:
@@ -58,7 +60,7 @@ class Rewriter {
     }
     const std::string* asset = n.attr("asset");
     if (!asset) return;  // refused by the link resolver, which said why
-    if (auto it = a_.images.find(*asset); it != a_.images.end()) n.extra().url = it->second;
+    if (auto it = a_.images.find(*asset); it != a_.images.end()) n.rare().url = it->second;
   }
 
   const ChapterFile& self_;

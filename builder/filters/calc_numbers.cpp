@@ -45,13 +45,13 @@ class CalcResolver {
  public:
   CalcResolver(book::Chapter& c, const book::Edition& e, const Evaluator* ev, std::vector<Binding>& b,
                Diagnostics& d)
-      : c_(c), e_(e), evaluate_(ev), bindings_(b), diags_(d) {}
+      : c_(c), e_(e), edition_(e.id), chapter_(c.key), evaluate_(ev), bindings_(b), diags_(d) {}
 
   void run() { walk(c_.root); }
 
  private:
   void walk(Node& n) {
-    if (auto* x = n.extra_if())
+    if (auto* x = n.rare_if())
       for (auto& c : x->caption) walk(c);
     for (auto& c : n.children) walk(c);
     if (n.kind == Kind::CalcNumber) placeholder(n);
@@ -72,7 +72,7 @@ class CalcResolver {
   }
 
   void placeholder(Node& n) {
-    Binding b{e_.id, c_.key, n.loc, "", false, "", "", "", true};
+    Binding b{edition_, chapter_, n.loc, "", false, "", "", "", true};
     std::string format;
     if (!split_placeholder(n.text, b.expr, format)) {
       diags_.error(
@@ -92,12 +92,13 @@ class CalcResolver {
     text.text = b.shown;
     n.children.clear();
     n.children.push_back(std::move(text));
-    n.set_attr("expr", b.expr);
+    // No attr `expr` here: the text holds it (computed_expression), and a large book has tens of
+    // thousands of placeholders, which would each need the attributes part for it.
     bindings_.push_back(std::move(b));
   }
 
   void literal(Node& n) {
-    Binding b{e_.id, c_.key, n.loc, *n.attr("calc"), true, doc::plain_text(n.children), "", "", true};
+    Binding b{edition_, chapter_, n.loc, *n.attr("calc"), true, doc::plain_text(n.children), "", "", true};
     auto lit = parse_literal(b.shown, e_.numbers);
     if (!lit) {
       diags_.error(n.loc,
@@ -150,12 +151,32 @@ class CalcResolver {
 
   book::Chapter& c_;
   const book::Edition& e_;
+  text::Interned edition_;
+  text::Interned chapter_;
   const Evaluator* evaluate_;
   std::vector<Binding>& bindings_;
   Diagnostics& diags_;
 };
 
 }  // namespace
+
+std::size_t count_computed_numbers(const doc::Node& root) {
+  std::size_t n = 0;
+  doc::walk(root, [&](const Node& x) {
+    if (x.kind == Kind::CalcNumber || (x.kind == Kind::Span && x.attr("calc"))) ++n;
+  });
+  return n;
+}
+
+std::string computed_expression(const doc::Node& n) {
+  std::string expr;
+  std::string format;
+  // Resolved placeholders, and only they, have the value as their children.
+  if (n.kind == Kind::CalcNumber && !n.children.empty() && split_placeholder(n.text, expr, format))
+    return expr;
+  const std::string* e = n.attr("expr");
+  return e ? *e : std::string();
+}
 
 void resolve_calc_numbers(book::Chapter& chapter, const book::Edition& edition, const Evaluator* evaluate,
                           std::vector<Binding>& bindings, Diagnostics& diags) {

@@ -295,7 +295,7 @@ class Resolver {
         case Kind::Callout: callout(b); break;
         case Kind::Figure:
         case Kind::Table:
-          if (auto* x = b.extra_if()) inlines(x->caption, true);
+          if (auto* x = b.rare_if()) inlines(x->caption, true);
           blocks(b.children);
           break;
         case Kind::Paragraph:

@@ -31,7 +31,7 @@ std::set<std::string> settle_ids(book::Chapter& chapter, Diagnostics& diags) {
       diags.warning(n.loc, "id `" + id + "` is used twice in this chapter; this one becomes `" + fresh + "`");
       id = fresh;
     }
-    n.extra().id = id;
+    n.rare().id = id;
   });
   return ids;
 }
@@ -163,7 +163,7 @@ class LinkResolver {
       unlink(n);
       return;
     }
-    n.extra().url = url;
+    n.rare().url = url;
     n.set_attr("dest", "url");
     n.set_attr("repository-path", rel.generic_string());
   }
@@ -212,7 +212,7 @@ class LinkResolver {
     n.kind = Kind::Span;
     n.extra().classes.emplace_back("broken-link");
     n.set_attr("href", n.url());
-    n.extra().url.clear();
+    n.rare().url.clear();
   }
 
   book::Chapter& c_;

@@ -259,7 +259,7 @@ class Numberer {
   // id becomes the stable, number-based one.
   static std::string take_label(Node& n) {
     std::string label;
-    if (auto* x = n.extra_if()) label = std::exchange(x->id, {});
+    if (auto* x = n.rare_if()) label = std::exchange(x->id, {});
     return label;
   }
 
@@ -273,9 +273,9 @@ class Numberer {
     if (h.level() == 1) {
       // The chapter heading. Hand-written "第 4 章 …" / "Chapter 4 …" is stripped so that every edition
       // shows the configured label.
-      h.extra().id = c_.key;
+      h.rare().id = c_.key;
       if (c_.number > 0) {
-        h.extra().number = std::to_string(c_.number);
+        h.rare().number = std::to_string(c_.number);
         strip_chapter_label(h);
         h.set_attr("label", fill_label(e_.labels.chapter, h.number()));
       }
@@ -304,11 +304,11 @@ class Numberer {
         number = std::to_string(c_.number) + "." + std::to_string(s2_) + "." + std::to_string(s3_);
       }
     }
-    h.extra().number = number;
+    h.rare().number = number;
     if (!number.empty())
-      h.extra().id = id_from_number("sec", number);
+      h.rare().id = id_from_number("sec", number);
     else
-      h.extra().id = label.empty() ? c_.key + "-h" + std::to_string(headings_) : doc::sanitize_id(label);
+      h.rare().id = label.empty() ? c_.key + "-h" + std::to_string(headings_) : doc::sanitize_id(label);
     add(TargetKind::Section, h, label, doc::plain_text(h.children));
   }
 
@@ -389,12 +389,12 @@ class Numberer {
     std::string label = take_label(f);
     // The preface numbers only what its author numbered (`圖 0-1`); other figures there stay plain.
     if (c_.number == 0 && !f.attr("hand-number")) {
-      if (!label.empty()) f.extra().id = doc::sanitize_id(label);
+      if (!label.empty()) f.rare().id = doc::sanitize_id(label);
       add(TargetKind::Figure, f, label, doc::plain_text(f.caption()));
       return;
     }
-    f.extra().number = figures_.next(f.attr("hand-number"), number_place(f), diags_);
-    f.extra().id = id_from_number("fig", f.number());
+    f.rare().number = figures_.next(f.attr("hand-number"), number_place(f), diags_);
+    f.rare().id = id_from_number("fig", f.number());
     f.set_attr("label", fill_label(e_.labels.figure, f.number()));
     add(TargetKind::Figure, f, label, doc::plain_text(f.caption()));
   }
@@ -403,11 +403,11 @@ class Numberer {
     std::string label = take_label(t);
     bool numbered = t.attr("hand-number") || (c_.number > 0 && (!t.caption().empty() || !label.empty()));
     if (numbered) {
-      t.extra().number = tables_.next(t.attr("hand-number"), number_place(t), diags_);
-      t.extra().id = id_from_number("tbl", t.number());
+      t.rare().number = tables_.next(t.attr("hand-number"), number_place(t), diags_);
+      t.rare().id = id_from_number("tbl", t.number());
       t.set_attr("label", fill_label(e_.labels.table, t.number()));
     } else if (!label.empty()) {
-      t.extra().id = doc::sanitize_id(label);
+      t.rare().id = doc::sanitize_id(label);
     }
     add(TargetKind::Table, t, label, doc::plain_text(t.caption()));
   }
@@ -415,8 +415,8 @@ class Numberer {
   // A title paragraph standing above a table's notes and sub-tables numbers them as one table; the
   // id goes on an anchor at the title, where the reader sees the number.
   void table_title(Node& p) {
-    p.extra().number = tables_.next(p.attr("hand-number"), p.loc, diags_);
-    p.extra().id = id_from_number("tbl", p.number());
+    p.rare().number = tables_.next(p.attr("hand-number"), p.loc, diags_);
+    p.rare().id = id_from_number("tbl", p.number());
     p.set_attr("label", fill_label(e_.labels.table, p.number()));
     add(TargetKind::Table, p, "", p.attr("title") ? *p.attr("title") : doc::plain_text(p.children));
     anchor_lead(p);
@@ -429,19 +429,19 @@ class Numberer {
     if (auto tag = find_tag(m.text)) {
       m.text.erase(tag->begin, tag->end - tag->begin);
       while (!m.text.empty() && (m.text.back() == ' ' || m.text.back() == '\n')) m.text.pop_back();
-      m.extra().number = equations_.next(&tag->text, m.loc, diags_);
-      m.extra().id = id_from_number("eq", m.number());
+      m.rare().number = equations_.next(&tag->text, m.loc, diags_);
+      m.rare().id = id_from_number("eq", m.number());
       m.set_attr("label", fill_label(e_.labels.equation, m.number()));
       add(TargetKind::Equation, m, label, "");
       return;
     }
     if (label.empty()) return;  // only labelled equations are numbered, as in pandoc-crossref
     if (c_.number > 0) {
-      m.extra().number = equations_.next(nullptr, m.loc, diags_);
-      m.extra().id = id_from_number("eq", m.number());
+      m.rare().number = equations_.next(nullptr, m.loc, diags_);
+      m.rare().id = id_from_number("eq", m.number());
       m.set_attr("label", fill_label(e_.labels.equation, m.number()));
     } else {
-      m.extra().id = doc::sanitize_id(label);
+      m.rare().id = doc::sanitize_id(label);
     }
     add(TargetKind::Equation, m, label, "");
   }
@@ -452,12 +452,12 @@ class Numberer {
     std::string label = take_label(q);
     const std::string* hand = q.attr("hand-number");
     if ((c_.number == 0 && !hand) || (!hand && label.empty())) {
-      if (!label.empty()) q.extra().id = doc::sanitize_id(label);
+      if (!label.empty()) q.rare().id = doc::sanitize_id(label);
       return;
     }
     bool example = *kind == "example";
-    q.extra().number = (example ? examples_ : experiments_).next(hand, q.loc, diags_);
-    q.extra().id = id_from_number(example ? "ex" : "exp", q.number());
+    q.rare().number = (example ? examples_ : experiments_).next(hand, q.loc, diags_);
+    q.rare().id = id_from_number(example ? "ex" : "exp", q.number());
     q.set_attr("label", fill_label(example ? e_.labels.example : e_.labels.experiment, q.number()));
     add(example ? TargetKind::Example : TargetKind::Experiment, q, label, "");
     if (q.kind == Kind::Paragraph) anchor_lead(q);
@@ -471,7 +471,7 @@ class Numberer {
         (p.children.front().kind != Kind::Strong && p.children.front().kind != Kind::Emph))
       return;
     Node anchor(Kind::Anchor, p.loc);
-    anchor.extra().id = std::exchange(p.extra().id, {});
+    anchor.rare().id = std::exchange(p.rare().id, {});
     auto& lead = p.children.front().children;
     lead.insert(lead.begin(), std::move(anchor));
   }

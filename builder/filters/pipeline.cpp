@@ -108,10 +108,14 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
   std::vector<std::vector<Binding>> bindings(jobs.size());
   parallel_for(jobs.size(), [&](std::size_t j) {
     const auto [e, c] = jobs[j];
+    // Room for every binding the chapter can have, made once: grown by doubling, the vectors held up
+    // to twice their bindings when they were merged below.
+    bindings[j].reserve(count_computed_numbers(book.editions[e].chapters[c].root));
     resolve_chapter(book.editions[e].chapters[c], book.editions[e], xrefs[e], links[e], options, bindings[j],
                     diags);
   });
   // Moved, into room made once: copying them held every binding twice (a tenth of a large book's peak).
+  // For a moment the edition vectors and the book's hold them twice still, without slack.
   std::size_t total = 0;
   for (const auto& b : bindings) total += b.size();
   r.bindings.reserve(r.bindings.size() + total);
@@ -160,8 +164,8 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   // by binary search and, when there are as many as before (an edit of the text), overwritten in place
   // — not erased and inserted, which moves every binding after them.
   auto place = [&](const Binding& b) {
-    const book::EditionBook* other = book.edition(b.edition);
-    const book::Chapter* c = other ? other->chapter(b.chapter) : nullptr;
+    const book::EditionBook* other = book.edition(b.edition.str());
+    const book::Chapter* c = other ? other->chapter(b.chapter.str()) : nullptr;
     return std::pair(other ? other - book.editions.data() : 0, c ? c - other->chapters.data() : 0);
   };
   const std::pair<std::ptrdiff_t, std::ptrdiff_t> here(static_cast<std::ptrdiff_t>(edition),

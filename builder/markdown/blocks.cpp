@@ -53,7 +53,7 @@ Node Converter::block(cmark_node* n) {
     }
     case CMARK_NODE_HEADING: {
       Node h(Kind::Heading, loc(n));
-      h.extra().level = cmark_node_get_heading_level(n);
+      h.rare().level = cmark_node_get_heading_level(n);
       inlines(n, h.children);
       apply_trailing_attributes(h, h.children);
       return h;
@@ -62,8 +62,8 @@ Node Converter::block(cmark_node* n) {
     case CMARK_NODE_LIST: {
       bool ordered = cmark_node_get_list_type(n) == CMARK_ORDERED_LIST;
       Node l(ordered ? Kind::OrderedList : Kind::BulletList, loc(n));
-      l.extra().start = ordered ? cmark_node_get_list_start(n) : 1;
-      l.extra().tight = cmark_node_get_list_tight(n) != 0;
+      l.rare().start = ordered ? cmark_node_get_list_start(n) : 1;
+      l.rare().tight = cmark_node_get_list_tight(n) != 0;
       blocks(n, l.children);
       return l;
     }
@@ -114,10 +114,10 @@ Node Converter::code_block(cmark_node* n) {
   if (lang.size() >= 2 && lang.front() == '{' && lang.back() == '}') {
     if (auto attrs = parse_attributes(lang.substr(1, lang.size() - 2))) {
       apply(c, *attrs);
-      if (!c.classes().empty()) c.extra().info = c.classes().front();
+      if (!c.classes().empty()) c.rare().info = c.classes().front();
     }
   } else {
-    c.extra().info = std::string(lang.substr(0, lang.find_first_of(" \t")));
+    c.rare().info = std::string(lang.substr(0, lang.find_first_of(" \t")));
   }
   return c;
 }
@@ -134,7 +134,7 @@ Node Converter::html_block(cmark_node* n) {
     std::size_t used = parse_anchor(rest, id);
     if (used == 0) break;
     Node a(Kind::Anchor, loc(n));
-    a.extra().id = std::move(id);
+    a.rare().id = std::move(id);
     p.children.push_back(std::move(a));
     rest = trim(rest.substr(used));
   }
@@ -175,10 +175,10 @@ Node Converter::table(cmark_node* n) {
   const uint8_t* aligns = cmark_gfm_extensions_get_table_alignments(n);
   for (int i = 0; i < columns; ++i) {
     uint8_t a = aligns ? aligns[i] : 0;
-    t.extra().aligns.push_back(a == 'l'   ? doc::Align::Left
-                               : a == 'c' ? doc::Align::Center
-                               : a == 'r' ? doc::Align::Right
-                                          : doc::Align::None);
+    t.rare().aligns.push_back(a == 'l'   ? doc::Align::Left
+                              : a == 'c' ? doc::Align::Center
+                              : a == 'r' ? doc::Align::Right
+                                         : doc::Align::None);
   }
   for (cmark_node* row = cmark_node_first_child(n); row; row = cmark_node_next(row)) {
     Node r(Kind::TableRow, loc(row));

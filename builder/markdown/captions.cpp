@@ -61,7 +61,7 @@ bool Converter::take_caption(Node& target, Node& para, const std::vector<std::st
   std::vector<Node> caption = emph->children;
   caption.front().text = std::string(rest);
   if (caption.front().text.empty()) caption.erase(caption.begin());
-  target.extra().caption = std::move(caption);
+  target.rare().caption = std::move(caption);
   target.set_attr("hand-number", number);
   target.set_attr("caption-line", std::to_string(para.loc.line));
   return true;
@@ -81,7 +81,7 @@ void Converter::caption_from_alt(Node& fig) {
       if (caption.front().text.empty()) caption.erase(caption.begin());
     }
   }
-  fig.extra().caption = std::move(caption);
+  fig.rare().caption = std::move(caption);
 }
 
 // Pandoc's `: caption {#tbl:x}` / `Table: caption` paragraph next to a table, or a hand-numbered
@@ -104,7 +104,7 @@ bool Converter::table_caption(Node& table, Node& para) {
   Node holder(Kind::Paragraph);
   holder.children = std::move(caption);
   apply_trailing_attributes(table, holder.children);
-  table.extra().caption = std::move(holder.children);
+  table.rare().caption = std::move(holder.children);
   return true;
 }
 

@@ -46,7 +46,7 @@ Node Converter::inline_node(cmark_node* n) {
       std::string id;
       if (parse_anchor(html, id) == html.size()) {
         Node a(Kind::Anchor, loc(n));
-        a.extra().id = id;
+        a.rare().id = id;
         return a;
       }
       Node h(Kind::HtmlInline, loc(n));
@@ -64,8 +64,8 @@ Node Converter::inline_node(cmark_node* n) {
     case CMARK_NODE_LINK:
     case CMARK_NODE_IMAGE: {
       Node l(cmark_node_get_type(n) == CMARK_NODE_LINK ? Kind::Link : Kind::Image, loc(n));
-      l.extra().url = cmark_node_get_url(n) ? cmark_node_get_url(n) : "";
-      l.extra().title = cmark_node_get_title(n) ? cmark_node_get_title(n) : "";
+      l.rare().url = cmark_node_get_url(n) ? cmark_node_get_url(n) : "";
+      l.rare().title = cmark_node_get_title(n) ? cmark_node_get_title(n) : "";
       inlines(n, l.children);
       return l;
     }
@@ -105,7 +105,7 @@ void Converter::merge_text(std::vector<Node>& v) {
       std::string both = out.back().text + n.text;
       if (parse_anchor(both, id) == both.size()) {
         out.back().kind = Kind::Anchor;
-        out.back().extra().id = id;
+        out.back().rare().id = id;
         out.back().text.clear();
         continue;
       }

@@ -114,13 +114,13 @@ void bound_nesting(Node& root, Diagnostics& diags) {
         Node last = std::move(doomed.back());
         doomed.pop_back();
         for (auto& c : last.children) doomed.push_back(std::move(c));
-        if (auto* x = last.extra_if())
+        if (auto* x = last.rare_if())
           for (auto& c : x->caption) doomed.push_back(std::move(c));
       }
       continue;
     }
     for (auto& c : f.node->children) stack.push_back({&c, blocks, inlines});
-    if (auto* x = f.node->extra_if())
+    if (auto* x = f.node->rare_if())
       for (auto& c : x->caption) stack.push_back({&c, blocks, inlines});
   }
 }

@@ -80,7 +80,7 @@ void Converter::bracketed_spans(std::vector<Node>& v) {
 }
 
 void Converter::apply(Node& n, const Attributes& a) {
-  if (!a.id.empty()) n.extra().id = a.id;
+  if (!a.id.empty()) n.rare().id = a.id;
   for (const auto& c : a.classes) n.extra().classes.push_back(c);
   for (const auto& [k, v] : a.pairs) n.set_attr(k, v);
 }

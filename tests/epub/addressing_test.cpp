@@ -8,7 +8,7 @@ namespace {
 
 doc::Node link_to(const std::string& chapter, const std::string& target) {
   doc::Node n(doc::Kind::Link);
-  n.extra().url = "ignored.md";
+  n.rare().url = "ignored.md";
   n.set_attr("dest", "chapter");
   n.set_attr("chapter", chapter);
   n.set_attr("target", target);
@@ -62,12 +62,12 @@ TEST(EpubAddressing, AChapterTheEditionLacksKeepsOnlyTheText) {
 TEST(EpubAddressing, ImagesMapToPackageFilesAndRemoteImagesAreErrors) {
   Fixture f;
   doc::Node img(doc::Kind::Image);
-  img.extra().url = "figures/a.svg";
+  img.rare().url = "figures/a.svg";
   img.set_attr("dest", "asset");
   img.set_attr("asset", "manuscripts/figures/a.svg");
   EXPECT_EQ(f.rewrite(img).url(), "figures/a.svg");
   doc::Node remote(doc::Kind::Image);
-  remote.extra().url = "https://example.org/a.png";
+  remote.rare().url = "https://example.org/a.png";
   remote.set_attr("dest", "url");
   Diagnostics d;
   f.rewrite(remote, 1, &d);

@@ -114,43 +114,43 @@ TEST(LatexTables, LongestRunKeepsPunctuationWithItsNeighbour) {
 TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
   Node root(Kind::Document);
   Node h(Kind::Heading, {"c.md", 1, 1});
-  h.extra().level = 1;
-  h.extra().number = "4";
-  h.extra().id = "ch04";
+  h.rare().level = 1;
+  h.rare().number = "4";
+  h.rare().id = "ch04";
   Node t(Kind::Text);
   t.text = "加速器架构";
   h.children.push_back(t);
   root.children.push_back(h);
 
   Node h2 = h;
-  h2.extra().level = 2;
-  h2.extra().number = "4.2";
-  h2.extra().id = "sec-4-2";
+  h2.rare().level = 2;
+  h2.rare().number = "4.2";
+  h2.rare().id = "sec-4-2";
   h2.loc.line = 3;
   root.children.push_back(h2);
 
   Node hand = h2;  // the corpus numbers by hand: "## 4.3 …" must not become "4.3 4.3 …"
-  hand.extra().number = "4.3";
-  hand.extra().id = "sec-4-3";
+  hand.rare().number = "4.3";
+  hand.rare().id = "sec-4-3";
   hand.children[0].text = "4.3 手写编号";
   root.children.push_back(hand);
 
   Node fig(Kind::Figure, {"c.md", 5, 1});
-  fig.extra().number = "4-1";
-  fig.extra().id = "fig-4-1";
+  fig.rare().number = "4-1";
+  fig.rare().id = "fig-4-1";
   fig.set_attr("label", "图 4-1");
   Node img(Kind::Image);
-  img.extra().url = "img/a.svg";
+  img.rare().url = "img/a.svg";
   fig.children.push_back(img);
   Node cap(Kind::Text);
   cap.text = "说明";
-  fig.extra().caption.push_back(cap);
+  fig.rare().caption.push_back(cap);
   root.children.push_back(fig);
 
   Node eq(Kind::DisplayMath, {"c.md", 9, 1});
   eq.text = "E = mc^2";
-  eq.extra().number = "4-1";
-  eq.extra().id = "eq-4-1";
+  eq.rare().number = "4-1";
+  eq.rare().id = "eq-4-1";
   root.children.push_back(eq);
 
   Node p(Kind::Paragraph, {"c.md", 12, 1});
@@ -163,7 +163,7 @@ TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
   ref.children.push_back(shown);
   p.children.push_back(ref);
   Node link(Kind::Link);
-  link.extra().url = "05-x.md#sec-5-2";
+  link.rare().url = "05-x.md#sec-5-2";
   link.set_attr("chapter", "ch05");
   link.set_attr("target", "sec-5-2");
   link.children.push_back(shown);

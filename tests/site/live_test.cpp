@@ -89,7 +89,7 @@ std::vector<std::string> shown(const Diagnostics& d) {
 std::vector<std::string> bindings(const filters::Resolution& r) {
   std::vector<std::string> out;
   for (const auto& b : r.bindings)
-    out.push_back(b.edition + " " + b.chapter + ":" + std::to_string(b.loc.line) + ":" +
+    out.push_back(b.edition.str() + " " + b.chapter.str() + ":" + std::to_string(b.loc.line) + ":" +
                   std::to_string(b.loc.col) + " " + b.expr + " = " + b.shown + (b.ok ? "" : " (wrong)"));
   return out;
 }
