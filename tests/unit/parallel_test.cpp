@@ -1,5 +1,6 @@
 // parallel_for (diag/parallel.hpp): every index runs exactly once, on more than one thread where the
-// machine has cores, and a failure comes back to the caller instead of ending the process.
+// machine has cores (never more threads than cores), and a failure comes back to the caller instead of ending
+// the process.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -26,7 +27,6 @@ TEST(ParallelFor, EveryIndexOnceOnTheMachinesCores) {
   });
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(runs[i].load(), 1) << i;
   EXPECT_LE(threads.size(), std::max(1u, std::thread::hardware_concurrency()));
-  EXPECT_TRUE(threads.count(std::this_thread::get_id()));  // the caller works too
   parallel_for(0, [](std::size_t) { FAIL() << "no index to run"; });
 }
 
