@@ -1,6 +1,5 @@
-// parallel_for (diag/parallel.hpp): every index runs exactly once, on more than one thread where the
-// machine has cores (never more threads than cores), and a failure comes back to the caller instead of ending
-// the process.
+// parallel_for (diag/parallel.hpp): every index runs exactly once, on no more threads than cores,
+// and a failure comes back to the caller instead of ending the process.
 #include <gtest/gtest.h>
 
 #include <atomic>
