@@ -98,7 +98,8 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
         Diagnostics::Scope scope(diags, "links");
         for (auto& ch : eb.chapters) ids[e][ch.key] = settle_ids(ch, diags);
       }
-      LinkContext links{book.config, eb, r.targets, r.repository, ids[e]};
+      book::PathGuard guard(book.config.root);
+      LinkContext links{book.config, eb, r.targets, r.repository, ids[e], guard};
       for (auto& ch : eb.chapters) resolve_chapter(ch, eb, xref, links, options, bindings[e], diags);
     }));
   }
@@ -145,7 +146,8 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   for (auto& d : numbering.all()) diags.add(std::move(d));
   for (auto& d : settling.all()) diags.add(std::move(d));
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
-  LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e]};
+  book::PathGuard guard(book.config.root);
+  LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e], guard};
   std::vector<Binding> bindings;
   resolve_chapter(ch, eb, xref, links, options, bindings, diags);
   // The chapter's bindings take the place of its old ones. In book order they are contiguous: found
