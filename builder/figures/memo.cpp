@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 
 #include "text/digest.hpp"
@@ -19,6 +20,7 @@ namespace {
 constexpr char kMagic[4] = {'B', 'B', 'F', 'M'};
 constexpr std::uint32_t kFormat = 1;
 constexpr std::size_t kDigestBytes = 32;
+constexpr std::int64_t kSettledNs = 2'000'000'000;
 
 FileId id_of(const struct stat& st) {
   return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
@@ -195,6 +197,12 @@ std::optional<std::string> Memo::find(const fs::path& file, std::string_view pur
 
 void Memo::put(const fs::path& file, std::string_view purpose, const FileId& id, std::string value) {
   std::lock_guard lock(mutex_);
+  // A file changed in the last seconds could change again within the file system's timestamp
+  // granularity (a clock tick) keeping its size and time: it is left for a later run to remember.
+  const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  if (id.mtime_ns > now - kSettledNs) return;
   const std::string& path = file.native();
   if (stamp_.empty() || !is_value(value) || path.empty() || purpose.empty() ||
       path.find('\0') != std::string::npos || purpose.find('\0') != std::string_view::npos)

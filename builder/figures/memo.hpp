@@ -44,6 +44,7 @@ class Memo {
 
   std::optional<std::string> find(const std::filesystem::path& file, std::string_view purpose,
                                   const FileId& id);
+  // Remembers `value`, unless the file was modified less than two seconds ago (see memo.cpp).
   void put(const std::filesystem::path& file, std::string_view purpose, const FileId& id, std::string value);
 
   // Writes the memo back (aside and renamed) when something was added since it was read or written.

@@ -1,6 +1,9 @@
 // Figures: a missing image or a Git LFS pointer is an error at the manuscript line; PDFs become PNGs
 // 1400 px wide, once, in the content-addressed cache the site shares.
 #include "figures/figures.hpp"
+
+#include <chrono>
+
 #include "figures/memo.hpp"
 #include "test_support.hpp"
 
@@ -110,6 +113,8 @@ TEST(FigureMemo, IsReadBackForTheUnchangedFileOnly) {
   TempDir t;
   fs::path pdf = t.path / "box.pdf";
   test::write_file(pdf, test::read_file(epub_fixtures() / "box.pdf"));
+  // A file written a moment ago is not remembered (its time could stay the same through another edit).
+  fs::last_write_time(pdf, fs::last_write_time(pdf) - std::chrono::hours(1));
   FigureCache cache(t.path / "cache");
   Diagnostics d;
   auto r = cache.prepare_all({{pdf, {"c.md", 1, 1}}}, d);
@@ -135,6 +140,12 @@ TEST(FigureMemo, ADamagedFileIsIgnored) {
   const std::string stamp = "test stamp";
   Memo m(t.path / "m", stamp, "");
   const FileId id{1, 2, 3, 4};
+  Memo fresh(t.path / "m", stamp, "");
+  auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  fresh.put("/book/new.pdf", Memo::kValid, FileId{1, 2, 3, now}, "");
+  EXPECT_EQ(fresh.size(), 0u) << "a file modified just now is not remembered";
   m.put("/book/a.pdf", "pdf-to-png width=1400", id, std::string(64, 'a'));
   m.put("/book/a.pdf", Memo::kValid, id, "");
   // Only "" or an entry name is held: a value read back can never name another path.
