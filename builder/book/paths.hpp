@@ -12,9 +12,15 @@ namespace bb::book {
 struct ConfinedPath {
   std::filesystem::path path;  // canonical, inside the root; empty when refused
   std::string error;           // why it was refused ("is outside the book", ...); empty when accepted
+  // What `path` is (through symbolic links), as confine saw it: not_found for a path that does not
+  // exist, so that the caller need not look at the disk again.
+  std::filesystem::file_status status;
   [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
+// One guard serves many paths: the canonical form of each folder it has seen is kept for its lifetime,
+// so a guard is made per run (per resolution of an edition), never kept across runs (`site --serve`
+// makes a new one for each build), and is not shared between threads.
 class PathGuard {
  public:
   // `root` is the book's root folder; it is made canonical once.

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "diag/progress.hpp"
+#include "figures/memo.hpp"
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 #include "figures/validate.hpp"
@@ -82,7 +83,8 @@ bool is_lfs_pointer(std::string_view head) {
   return head.starts_with("version https://git-lfs.github.com/spec/v1");
 }
 
-std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, std::string& error) const {
+std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, const FileId& id,
+                                                      std::string& error) const {
   const fs::path& src = request.source;
   std::error_code ec;
   std::string ext = lower_extension(src);
@@ -92,31 +94,43 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, st
             "` is not in a format the outputs accept (PNG, JPEG, GIF, SVG or PDF)";
     return std::nullopt;
   }
-  // Only the first bytes are needed to spot an LFS pointer; a PDF is read whole for its hash.
-  std::string head;
-  {
-    std::ifstream in(src, std::ios::binary);
-    head.resize(64);
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-  }
-  if (is_lfs_pointer(head)) {
-    error = "image `" + src.filename().string() + "` is a Git LFS pointer, not the image: run `git lfs pull`";
-    return std::nullopt;
-  }
-  if (std::string problem = image_problem(src); !problem.empty()) {
-    error = "image `" + src.filename().string() + "` " + problem;
-    return std::nullopt;
+  // What an earlier run learnt about this very file (the identity was taken before reading it).
+  Memo& memo = Memo::of(dir_);
+  if (!memo.find(src, Memo::kValid, id)) {
+    // Only the first bytes are needed to spot an LFS pointer.
+    std::string head;
+    {
+      std::ifstream in(src, std::ios::binary);
+      head.resize(64);
+      in.read(head.data(), static_cast<std::streamsize>(head.size()));
+      head.resize(static_cast<std::size_t>(in.gcount()));
+    }
+    if (is_lfs_pointer(head)) {
+      error =
+          "image `" + src.filename().string() + "` is a Git LFS pointer, not the image: run `git lfs pull`";
+      return std::nullopt;
+    }
+    if (std::string problem = image_problem(src); !problem.empty()) {
+      error = "image `" + src.filename().string() + "` " + problem;
+      return std::nullopt;
+    }
+    memo.put(src, Memo::kValid, id, "");
   }
   if (!pdf) return Prepared{src, src, media_type_of(src), ext};
 
+  // The key covers the renderer's settings, so that changing them never serves a stale PNG.
+  const std::string settings = "pdf-to-png width=" + std::to_string(kRenderWidth);
+  if (auto key = memo.find(src, settings, id)) {
+    fs::path png = dir_ / (*key + ".png");
+    if (fs::is_regular_file(png, ec)) return Prepared{src, png, "image/png", ".png"};
+  }
+  // A PDF is read whole for its hash.
   auto content = read_file(src);
   if (!content) {
     error = "cannot read image `" + src.string() + "`";
     return std::nullopt;
   }
-  // The key covers the renderer's settings, so that changing them never serves a stale PNG.
-  std::string key = text::sha256_hex(*content + "\npdf-to-png width=" + std::to_string(kRenderWidth));
+  std::string key = text::sha256_hex(*content + "\n" + settings);
   fs::path png = dir_ / (key + ".png");
   if (!fs::is_regular_file(png, ec)) {
     fs::create_directories(dir_, ec);
@@ -125,34 +139,31 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, st
       return std::nullopt;
     }
   }
+  memo.put(src, settings, id, key);
   return Prepared{src, png, "image/png", ".png"};
 }
 
 std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics& diags) const {
   const fs::path& src = request.source;
-  std::error_code ec;
-  if (!fs::is_regular_file(src, ec)) {
+  const std::optional<FileId> id = identify(src);
+  if (!id) {
     diags.error(request.loc, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")");
     return std::nullopt;
   }
-  // What an image gave is remembered for the process while the file keeps its time and size: the dev
-  // server prepares a chapter's figures on every save, and reading a PDF whole for its hash is most of
-  // the cost of a page.
-  struct Memo {
-    fs::file_time_type mtime;
-    std::uintmax_t size = 0;
+  // What an image gave is remembered for the process while the file keeps its identity: the dev
+  // server prepares a chapter's figures on every save, and the errors are reported again.
+  struct Seen {
+    FileId id;
     std::optional<Prepared> result;
     std::string error;
   };
   static std::mutex mutex;
-  static std::map<std::pair<fs::path, fs::path>, Memo> memo;
-  const auto mtime = fs::last_write_time(src, ec);
-  const auto size = ec ? 0 : fs::file_size(src, ec);
-  if (!ec) {
+  static std::map<std::pair<fs::path, fs::path>, Seen> memo;
+  {
     std::unique_lock lock(mutex);
     auto it = memo.find({dir_, src});
-    if (it != memo.end() && it->second.mtime == mtime && it->second.size == size) {
-      Memo hit = it->second;
+    if (it != memo.end() && it->second.id == *id) {
+      Seen hit = it->second;
       lock.unlock();
       std::error_code gone;
       if (!hit.result || hit.result->file == src || fs::is_regular_file(hit.result->file, gone)) {
@@ -162,12 +173,10 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
     }
   }
   std::string error;
-  auto result = prepare_uncached(request, error);
+  auto result = prepare_uncached(request, *id, error);
   if (!error.empty()) diags.error(request.loc, error);
-  if (!ec) {
-    std::lock_guard lock(mutex);
-    memo[{dir_, src}] = Memo{mtime, size, result, error};
-  }
+  std::lock_guard lock(mutex);
+  memo[{dir_, src}] = Seen{*id, result, error};
   return result;
 }
 
@@ -188,6 +197,8 @@ std::vector<std::optional<Prepared>> FigureCache::prepare_all(const std::vector<
   std::vector<std::jthread> threads;
   for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
   work();
+  threads.clear();
+  figures::Memo::of(dir_).save();
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Figures for the outputs: checks the images a manuscript references and converts what an output
 // cannot show (PDF) into what it can (PNG), through a content-addressed cache shared by the site and
-// the EPUB builder: <out>/.cache/figures/<sha256>.png.
+// the EPUB builder: <out>/.cache/figures/<sha256>.png, and what earlier runs learnt about each image file
+// (memo.hpp), so that an unchanged file is neither checked nor hashed again.
 #pragma once
 
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "diag/diagnostics.hpp"
+#include "figures/memo.hpp"
 
 namespace bb::figures {
 
@@ -40,13 +42,15 @@ class FigureCache {
   // Thread-safe: cache entries are written to a temporary file and renamed into place.
   std::optional<Prepared> prepare(const Request& request, Diagnostics& diags) const;
 
-  // Prepares many images, rendering uncached PDFs in parallel. Results are in request order. With a
-  // `progress_label`, the status line counts them ("[epub zh] figures 3/20").
+  // Prepares many images, rendering uncached PDFs in parallel, then writes the memo back when it
+  // learnt something. Results are in request order. With a `progress_label`, the status line counts
+  // them ("[epub zh] figures 3/20").
   std::vector<std::optional<Prepared>> prepare_all(const std::vector<Request>& requests, Diagnostics& diags,
                                                    const std::string& progress_label = {}) const;
 
  private:
-  std::optional<Prepared> prepare_uncached(const Request& request, std::string& error) const;
+  std::optional<Prepared> prepare_uncached(const Request& request, const FileId& id,
+                                           std::string& error) const;
   std::filesystem::path dir_;
 };
 

@@ -41,7 +41,7 @@ namespace {
 class LinkResolver {
  public:
   LinkResolver(book::Chapter& c, const LinkContext& ctx, Diagnostics& d)
-      : c_(c), ctx_(ctx), diags_(d), guard_(ctx.config.root) {
+      : c_(c), ctx_(ctx), diags_(d), guard_(ctx.guard) {
     for (const auto& ch : ctx.edition.chapters) chapter_of_[ch.path.lexically_normal()] = ch.key;
   }
 
@@ -147,8 +147,7 @@ class LinkResolver {
       unlink(n);
       return;
     }
-    std::error_code ec;
-    auto status = fs::status(confined.path, ec);
+    const auto status = confined.status;
     if (!fs::exists(status)) {
       report(n, "link target `" + n.url() + "` does not exist in the repository");
       unlink(n);
@@ -189,10 +188,9 @@ class LinkResolver {
       diags_.error(n.loc, "image `" + n.url() + "` " + confined.error);
       return;
     }
-    std::error_code ec;
-    if (!fs::is_regular_file(confined.path, ec)) {
-      diags_.error(n.loc, fs::exists(confined.path, ec) ? "image `" + n.url() + "` is not a file"
-                                                        : "image `" + n.url() + "` does not exist");
+    if (!fs::is_regular_file(confined.status)) {
+      diags_.error(n.loc, fs::exists(confined.status) ? "image `" + n.url() + "` is not a file"
+                                                      : "image `" + n.url() + "` does not exist");
       return;
     }
     n.set_attr("dest", "asset");
@@ -218,7 +216,7 @@ class LinkResolver {
   book::Chapter& c_;
   const LinkContext& ctx_;
   Diagnostics& diags_;
-  book::PathGuard guard_;
+  book::PathGuard& guard_;
   std::map<fs::path, std::string> chapter_of_;
 };
 

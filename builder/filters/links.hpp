@@ -32,7 +32,8 @@ struct LinkContext {
   const book::EditionBook& edition;
   const TargetTable& targets;
   const repo::Repository& repository;
-  const ChapterIds& ids;  // of this edition
+  const ChapterIds& ids;   // of this edition
+  book::PathGuard& guard;  // of this resolution of the edition (its thread's own)
 };
 
 void resolve_links(book::Chapter& chapter, const LinkContext& ctx, Diagnostics& diags);

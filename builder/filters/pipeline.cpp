@@ -100,10 +100,8 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
   for (std::size_t j = 0; j < jobs.size(); ++j)
     ids[jobs[j].first][book.editions[jobs[j].first].chapters[jobs[j].second].key] = std::move(settled[j]);
   std::vector<CrossRefContext> xrefs;
-  std::vector<LinkContext> links;
   for (std::size_t e = 0; e < book.editions.size(); ++e) {
     xrefs.push_back(crossref_context(book, book.editions[e], r.targets));
-    links.push_back({book.config, book.editions[e], r.targets, r.repository, ids[e]});
   }
   std::vector<std::vector<Binding>> bindings(jobs.size());
   parallel_for(jobs.size(), [&](std::size_t j) {
@@ -111,7 +109,10 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
     // Room for every binding the chapter can have, made once: grown by doubling, the vectors held up
     // to twice their bindings when they were merged below.
     bindings[j].reserve(count_computed_numbers(book.editions[e].chapters[c].root));
-    resolve_chapter(book.editions[e].chapters[c], book.editions[e], xrefs[e], links[e], options, bindings[j],
+    // The guard remembers the folders it has confirmed: one per chapter, never shared between threads.
+    book::PathGuard guard(book.config.root);
+    const LinkContext links{book.config, book.editions[e], r.targets, r.repository, ids[e], guard};
+    resolve_chapter(book.editions[e].chapters[c], book.editions[e], xrefs[e], links, options, bindings[j],
                     diags);
   });
   // Moved, into room made once: copying them held every binding twice (a tenth of a large book's peak).
@@ -157,7 +158,8 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   for (auto& d : numbering.all()) diags.add(std::move(d));
   for (auto& d : settling.all()) diags.add(std::move(d));
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
-  LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e]};
+  book::PathGuard guard(book.config.root);
+  LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e], guard};
   std::vector<Binding> bindings;
   resolve_chapter(ch, eb, xref, links, options, bindings, diags);
   // The chapter's bindings take the place of its old ones. In book order they are contiguous: found

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "diag/progress.hpp"
+#include "figures/memo.hpp"
 #include "figures/validate.hpp"
 #include "lang/language.hpp"
 #include "latex/process.hpp"
@@ -59,15 +60,21 @@ class FigureSet {
     fs::path src = root / *asset;
     if (auto it = done_.find(src); it != done_.end()) return it->second;
     std::string& result = done_[src];
-    if (!fs::is_regular_file(src)) {
+    const auto id = figures::identify(src);
+    if (!id) {
       diags_.error(image.loc, "image `" + image.url() + "` does not exist");
       return result;
     }
     // The same validation as the site's and the EPUB's figures: XeLaTeX would otherwise stop on an
-    // empty or corrupt file with an error far from the manuscript line.
-    if (std::string problem = figures::image_problem(src); !problem.empty()) {
-      diags_.error(image.loc, "image `" + src.filename().string() + "` " + problem);
-      return result;
+    // empty or corrupt file with an error far from the manuscript line. A file that passed it in an
+    // earlier run and has not changed since is not read again.
+    figures::Memo* memo = cache_.empty() ? nullptr : &figures::Memo::of(cache_);
+    if (!memo || !memo->find(src, figures::Memo::kValid, *id)) {
+      if (std::string problem = figures::image_problem(src); !problem.empty()) {
+        diags_.error(image.loc, "image `" + src.filename().string() + "` " + problem);
+        return result;
+      }
+      if (memo) memo->put(src, figures::Memo::kValid, *id, "");
     }
     std::string ext = src.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -75,7 +82,10 @@ class FigureSet {
     char prefix[16];
     std::snprintf(prefix, sizeof prefix, "%03zu-", done_.size());
     std::string name = "figures/" + std::string(prefix) + (stem.empty() ? "figure" : stem);
-    fs::create_directories(dir_ / "figures");
+    if (!made_dir_) {
+      fs::create_directories(dir_ / "figures");
+      made_dir_ = true;
+    }
     if (ext == ".svg") {
       name += ".pdf";
       if (std::string err = svg_to_pdf_cached(src, dir_ / name, cache_); !err.empty()) {
@@ -103,6 +113,7 @@ class FigureSet {
   fs::path cache_;
   Diagnostics& diags_;
   std::map<fs::path, std::string> done_;
+  bool made_dir_ = false;
 };
 
 }  // namespace
@@ -142,6 +153,7 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
     shown.step();
   }
   result.figures = figures.count();
+  if (!figure_cache.empty()) figures::Memo::of(figure_cache).save();
 
   std::vector<std::string> authors = book.config.authors;
   auto esc = [](const std::string& s) { return writers::escape_latex(s); };

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "figures/figures.hpp"
+#include "figures/memo.hpp"
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 #include "text/digest.hpp"
@@ -26,16 +27,45 @@ std::string svg_to_pdf(const fs::path& svg, const fs::path& pdf) {
   return "";
 }
 
+namespace {
+
+// `pdf` becomes a hard link to the cache entry (a copy across file systems). The output folder is
+// usually new, so the link is tried before anything is removed. False when the entry is missing.
+bool place(const fs::path& entry, const fs::path& pdf, std::string& error) {
+  std::error_code ec;
+  fs::create_hard_link(entry, pdf, ec);
+  if (ec == std::errc::file_exists) {
+    fs::remove(pdf, ec);
+    fs::create_hard_link(entry, pdf, ec);
+  }
+  if (ec == std::errc::no_such_file_or_directory && !fs::exists(entry)) return false;
+  if (ec) fs::copy_file(entry, pdf, fs::copy_options::overwrite_existing, ec);
+  if (ec) error = "cannot write " + pdf.string() + ": " + ec.message();
+  return true;
+}
+
+}  // namespace
+
 std::string svg_to_pdf_cached(const fs::path& svg, const fs::path& pdf, const fs::path& cache) {
   if (cache.empty()) return svg_to_pdf(svg, pdf);
+  // The key covers the converter's settings (96 px per inch, PDF points), so that changing them
+  // never serves a stale PDF.
+  static constexpr std::string_view kSettings = "svg-to-pdf 96dpi";
+  std::error_code ec;
+  // An SVG unchanged since an earlier run (its identity taken before it is read) is not read again.
+  const auto id = figures::identify(svg);
+  figures::Memo& memo = figures::Memo::of(cache);
+  std::string error;
+  if (id) {
+    if (auto key = memo.find(svg, kSettings, *id); key && place(cache / (*key + ".pdf"), pdf, error))
+      return error;
+  }
   std::ifstream in(svg, std::ios::binary);
   if (!in) return "cannot read " + svg.string();
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  // The key covers the converter's settings (96 px per inch, PDF points), so that changing them
-  // never serves a stale PDF.
-  fs::path entry = cache / (text::sha256_hex(bytes.str() + "\nsvg-to-pdf 96dpi") + ".pdf");
-  std::error_code ec;
+  std::string key = text::sha256_hex(bytes.str() + "\n" + std::string(kSettings));
+  fs::path entry = cache / (key + ".pdf");
   if (!fs::is_regular_file(entry, ec)) {
     fs::create_directories(cache, ec);
     // Written aside and renamed, so that a concurrent build never reads half a PDF.
@@ -49,11 +79,9 @@ std::string svg_to_pdf_cached(const fs::path& svg, const fs::path& pdf, const fs
     fs::rename(tmp, entry, ec);
     if (ec) return "cannot write " + entry.string() + ": " + ec.message();
   }
-  fs::remove(pdf, ec);
-  fs::create_hard_link(entry, pdf, ec);
-  if (ec) fs::copy_file(entry, pdf, fs::copy_options::overwrite_existing, ec);
-  if (ec) return "cannot write " + pdf.string() + ": " + ec.message();
-  return "";
+  if (id) memo.put(svg, kSettings, *id, key);
+  if (!place(entry, pdf, error)) error = "cannot write " + pdf.string() + ": " + entry.string() + " is gone";
+  return error;
 }
 
 }  // namespace bb::latex

@@ -14,7 +14,8 @@ std::string svg_to_pdf(const std::filesystem::path& svg, const std::filesystem::
 // The same through the cache folder `cache` (<out>/.cache/figures): the PDF is kept there under the
 // SHA-256 of the SVG's bytes and the converter's settings, converted only when missing, and `pdf`
 // becomes a hard link to it (a copy across file systems). An SVG that pulls in other files
-// (<image href>) is keyed by its own bytes only. An empty `cache` converts directly.
+// (<image href>) is keyed by its own bytes only. The entry an SVG gave is remembered in the cache's memo
+// (figures/memo.hpp) while the file keeps its identity. An empty `cache` converts directly.
 std::string svg_to_pdf_cached(const std::filesystem::path& svg, const std::filesystem::path& pdf,
                               const std::filesystem::path& cache);
 

@@ -7,9 +7,13 @@
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
 
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <mutex>
-#include <sstream>
 #include <vector>
 
 #include "markdown/converter.hpp"
@@ -71,17 +75,39 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
 }
 
 doc::Node parse_file(const fs::path& path, Diagnostics& diags, const Options& options) {
-  std::error_code ec;
-  if (auto size = fs::file_size(path, ec); !ec && !within_file_size(size, path, diags))
-    return Node(Kind::Document, {path, 0, 0});  // not read at all
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // One read into a string of the file's size (no stream buffer copied into a growing string).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) {
+    if (fd >= 0) ::close(fd);
     diags.error({path, 0, 0}, "cannot read file");
     return Node(Kind::Document, {path, 0, 0});
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path, diags, options);
+  if (S_ISREG(st.st_mode) && !within_file_size(static_cast<std::size_t>(st.st_size), path, diags)) {
+    ::close(fd);
+    return Node(Kind::Document, {path, 0, 0});  // not read at all
+  }
+  // One byte more than the file, so that the read seeing its end needs no room of its own.
+  std::string text(S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) + 1 : 4096, '\0');
+  std::size_t got = 0;
+  bool failed = false;
+  for (;;) {
+    if (got == text.size()) text.resize(got + std::max<std::size_t>(4096, got / 2));  // it grew meanwhile
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      failed = n < 0;
+      break;
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (failed) {
+    diags.error({path, 0, 0}, "cannot read file");
+    return Node(Kind::Document, {path, 0, 0});
+  }
+  text.resize(got);
+  return parse(text, path, diags, options);
 }
 
 }  // namespace bb::markdown

@@ -1,6 +1,10 @@
 // Figures: a missing image or a Git LFS pointer is an error at the manuscript line; PDFs become PNGs
 // 1400 px wide, once, in the content-addressed cache the site shares.
 #include "figures/figures.hpp"
+
+#include <chrono>
+
+#include "figures/memo.hpp"
 #include "test_support.hpp"
 
 namespace bb::figures {
@@ -101,6 +105,91 @@ TEST(Figures, PrepareAllKeepsRequestOrderAndReportsEveryProblem) {
   EXPECT_FALSE(r[1]);
   EXPECT_FALSE(r[2]);
   EXPECT_EQ(d.error_count(), 2u);
+}
+
+// The memo of earlier runs (memo.hpp): a later process reads back what this one learnt, for the very
+// files it learnt it from, and nothing else.
+TEST(FigureMemo, IsReadBackForTheUnchangedFileOnly) {
+  TempDir t;
+  fs::path pdf = t.path / "box.pdf";
+  test::write_file(pdf, test::read_file(epub_fixtures() / "box.pdf"));
+  // A file written a moment ago is not remembered (its time could stay the same through another edit).
+  fs::last_write_time(pdf, fs::last_write_time(pdf) - std::chrono::hours(1));
+  FigureCache cache(t.path / "cache");
+  Diagnostics d;
+  auto r = cache.prepare_all({{pdf, {"c.md", 1, 1}}}, d);
+  ASSERT_TRUE(r.at(0));
+  std::string bytes = test::read_file(t.path / "cache" / "memo.bin");
+  Memo later(t.path / "cache" / "memo.bin", Memo::current_stamp(), bytes);
+  auto id = identify(pdf);
+  ASSERT_TRUE(id);
+  EXPECT_EQ(later.find(pdf, Memo::kValid, *id), std::optional<std::string>(""));
+  EXPECT_EQ(later.find(pdf, "pdf-to-png width=" + std::to_string(kRenderWidth), *id),
+            std::optional<std::string>(r[0]->file.stem().string()));
+  // Another file, or the same file with another identity, is unknown.
+  EXPECT_FALSE(later.find(t.path / "other.pdf", Memo::kValid, *id));
+  FileId touched = *id;
+  ++touched.mtime_ns;
+  EXPECT_FALSE(later.find(pdf, Memo::kValid, touched));
+  // Written by another bookbuild executable: ignored.
+  EXPECT_EQ(Memo(t.path / "m", "another stamp", bytes).size(), 0u);
+}
+
+TEST(FigureMemo, ADamagedFileIsIgnored) {
+  TempDir t;
+  const std::string stamp = "test stamp";
+  Memo m(t.path / "m", stamp, "");
+  const FileId id{1, 2, 3, 4};
+  Memo fresh(t.path / "m", stamp, "");
+  auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  fresh.put("/book/new.pdf", Memo::kValid, FileId{1, 2, 3, now}, "");
+  EXPECT_EQ(fresh.size(), 0u) << "a file modified just now is not remembered";
+  m.put("/book/a.pdf", "pdf-to-png width=1400", id, std::string(64, 'a'));
+  m.put("/book/a.pdf", Memo::kValid, id, "");
+  // Only "" or an entry name is held: a value read back can never name another path.
+  m.put("/book/b.pdf", "pdf-to-png width=1400", id, "../../etc/passwd");
+  ASSERT_EQ(m.size(), 2u);
+  const std::string good = m.serialize();
+  EXPECT_EQ(Memo(t.path / "m", stamp, good).size(), 2u);
+  for (std::size_t at : {std::size_t{0}, std::size_t{9}, good.size() / 2, good.size() - 1}) {
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x20);
+    EXPECT_EQ(Memo(t.path / "m", stamp, bad).size(), 0u) << "byte " << at;
+  }
+  EXPECT_EQ(Memo(t.path / "m", stamp, good.substr(0, good.size() - 1)).size(), 0u);
+  EXPECT_EQ(Memo(t.path / "m", stamp, good + "x").size(), 0u);
+  EXPECT_EQ(Memo(t.path / "m", stamp, "").size(), 0u);
+}
+
+TEST(FigureMemo, AChangedImageIsCheckedAgain) {
+  TempDir t;
+  fs::path svg = t.path / "a.svg";
+  test::write_file(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"/>");
+  FigureCache cache(t.path / "cache");
+  Diagnostics d;
+  ASSERT_TRUE(cache.prepare_all({{svg, {"c.md", 1, 1}}}, d).at(0));
+  test::write_file(svg, "not an image any more");
+  EXPECT_FALSE(cache.prepare_all({{svg, {"c.md", 2, 1}}}, d).at(0));
+  ASSERT_EQ(d.error_count(), 1u);
+  EXPECT_NE(d.all()[0].message.find("is not an SVG"), std::string::npos);
+}
+
+TEST(FigureMemo, AMissingCacheEntryIsMadeAgain) {
+  TempDir t;
+  fs::path pdf = t.path / "box.pdf";
+  test::write_file(pdf, test::read_file(epub_fixtures() / "box.pdf"));
+  FigureCache cache(t.path / "cache");
+  Diagnostics d;
+  auto first = cache.prepare_all({{pdf, {}}}, d).at(0);
+  ASSERT_TRUE(first);
+  fs::remove(first->file);
+  auto again = cache.prepare_all({{pdf, {}}}, d).at(0);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->file, first->file);
+  EXPECT_TRUE(fs::is_regular_file(again->file));
+  EXPECT_EQ(d.error_count(), 0u);
 }
 
 TEST(Figures, LfsPointerRecognisedByItsFirstLine) {

@@ -137,6 +137,31 @@ TEST(Svg, ConvertsToAOnePagePdf) {
   fs::remove_all(dir);
 }
 
+TEST(Svg, CachedConversionFollowsTheSvgAndSurvivesAMissingEntry) {
+  test::TempDir t;
+  fs::path svg = t.path / "a.svg";
+  fs::copy_file(test::fixtures() / "books/mini/manuscripts/img/bw.svg", svg);
+  fs::path cache = t.path / "cache";
+  fs::create_directories(t.path / "out");
+  ASSERT_EQ(svg_to_pdf_cached(svg, t.path / "out/1.pdf", cache), "");
+  // The second time (the memo knows the SVG) gives the same entry.
+  ASSERT_EQ(svg_to_pdf_cached(svg, t.path / "out/2.pdf", cache), "");
+  EXPECT_TRUE(fs::equivalent(t.path / "out/1.pdf", t.path / "out/2.pdf"));
+  // An entry removed from the cache is converted again, not reported.
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(cache))
+    if (e.path().extension() == ".pdf") entries.push_back(e.path());
+  ASSERT_EQ(entries.size(), 1u);
+  fs::remove(entries[0]);
+  ASSERT_EQ(svg_to_pdf_cached(svg, t.path / "out/2.pdf", cache), "");
+  EXPECT_TRUE(fs::is_regular_file(entries[0]));
+  // An edited SVG gets its own entry.
+  std::string text = test::read_file(svg);
+  test::write_file(svg, text + "<!-- edited -->\n");
+  ASSERT_EQ(svg_to_pdf_cached(svg, t.path / "out/3.pdf", cache), "");
+  EXPECT_FALSE(fs::equivalent(t.path / "out/2.pdf", t.path / "out/3.pdf"));
+}
+
 TEST(LatexBook, IsSelfContainedWithFiguresAndASourceMap) {
   Diagnostics d;
   auto config = book::load_config(test::fixtures() / "books/mini", d);

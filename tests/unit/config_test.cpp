@@ -1,5 +1,6 @@
 // Book configuration: book.toml, its errors with places, and the zero-config layout.
 #include "book/config.hpp"
+#include "book/paths.hpp"
 #include "test_support.hpp"
 
 namespace bb::book {
@@ -158,6 +159,54 @@ TEST(ChapterFiles, KeysFromNames) {
   EXPECT_EQ(chapter_from_file("introduction.md")->key, "preface");
   EXPECT_EQ(chapter_from_file("00-前言.md")->number, 0);
   EXPECT_FALSE(chapter_from_file("README.md"));
+}
+
+// One guard resolves every link of an edition (filters/links.cpp): what it keeps between paths must
+// never let a later path out of the book.
+TEST(PathGuard, OneGuardForManyPathsRefusesEveryWayOut) {
+  test::TempDir t("bb-guard");
+  const fs::path root = t.path / "book";
+  const fs::path outside = t.path / "outside";
+  fs::create_directories(root / "a");
+  fs::create_directories(outside);
+  test::write_file(root / "a/img.png", "x");
+  test::write_file(outside / "secret.png", "x");
+  fs::create_directory_symlink(outside, root / "out-dir");
+  fs::create_symlink(outside / "secret.png", root / "out-file.png");
+  fs::create_symlink(root / "a/img.png", root / "in-file.png");
+  fs::create_directories(root / "deep/er");
+  fs::create_directory_symlink(outside, root / "deep/er/out");   // a way out below folders seen before
+  fs::create_directory_symlink(root / "a", root / "deep/to-a");  // a folder link that stays inside
+  PathGuard guard(root);
+  const fs::path canonical_root = fs::canonical(root);
+  for (int round = 0; round < 2; ++round) {  // the second round is answered from what the first kept
+    auto img = guard.confine("a/img.png");
+    ASSERT_TRUE(img.ok()) << img.error;
+    EXPECT_EQ(img.path, canonical_root / "a/img.png");
+    EXPECT_TRUE(fs::is_regular_file(img.status));
+    auto missing = guard.confine(root / "a/missing.png");
+    EXPECT_TRUE(missing.ok());
+    EXPECT_EQ(missing.status.type(), fs::file_type::not_found);
+    auto through = guard.confine(root / "out-dir/secret.png");
+    EXPECT_FALSE(through.ok());
+    EXPECT_NE(through.error.find("links outside the book"), std::string::npos) << through.error;
+    EXPECT_FALSE(guard.confine(root / "a/../out-dir/secret.png").ok());
+    auto file = guard.confine("out-file.png");
+    EXPECT_FALSE(file.ok());
+    EXPECT_NE(file.error.find("symbolic link to a file outside"), std::string::npos) << file.error;
+    auto in = guard.confine("in-file.png");
+    ASSERT_TRUE(in.ok()) << in.error;
+    EXPECT_EQ(in.path, canonical_root / "a/img.png");
+    EXPECT_TRUE(fs::is_regular_file(in.status));
+    EXPECT_FALSE(guard.confine("../outside/secret.png").ok());
+    EXPECT_TRUE(guard.confine("deep/er/x.png").ok());
+    EXPECT_FALSE(guard.confine("deep/er/out/secret.png").ok());
+    EXPECT_FALSE(guard.confine("deep/er/out/not/there.png").ok());
+    auto via = guard.confine("deep/to-a/img.png");
+    ASSERT_TRUE(via.ok()) << via.error;
+    EXPECT_EQ(via.path, canonical_root / "a/img.png");
+    EXPECT_FALSE(guard.confine("deep/to-a/../../out-dir/secret.png").ok());
+  }
 }
 
 }  // namespace
