@@ -9,6 +9,7 @@
 #include <chrono>
 #include <memory>
 
+#include "text/binary.hpp"
 #include "text/digest.hpp"
 
 namespace bb::figures {
@@ -16,6 +17,10 @@ namespace bb::figures {
 namespace fs = std::filesystem;
 
 namespace {
+
+using text::put_text;
+using text::put_u32;
+using text::put_u64;
 
 constexpr char kMagic[4] = {'B', 'B', 'F', 'M'};
 constexpr std::uint32_t kFormat = 1;
@@ -27,51 +32,6 @@ FileId id_of(const struct stat& st) {
           static_cast<std::uint64_t>(st.st_size),
           static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
 }
-
-void put_u32(std::string& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-void put_u64(std::string& out, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-void put_text(std::string& out, std::string_view s) {
-  put_u32(out, static_cast<std::uint32_t>(s.size()));
-  out += s;
-}
-
-// Reads what the file says without ever going past its end; the first impossible value fails it all.
-class Reader {
- public:
-  explicit Reader(std::string_view s) : s_(s) {}
-  bool u32(std::uint32_t& v) {
-    std::uint64_t w = 0;
-    if (!uint(4, w)) return false;
-    v = static_cast<std::uint32_t>(w);
-    return true;
-  }
-  bool u64(std::uint64_t& v) { return uint(8, v); }
-  bool bytes(std::size_t n, std::string_view& v) {
-    if (s_.size() - at_ < n) return false;
-    v = s_.substr(at_, n);
-    at_ += n;
-    return true;
-  }
-  bool text(std::string_view& v) {
-    std::uint32_t n = 0;
-    return u32(n) && bytes(n, v);
-  }
-  [[nodiscard]] std::size_t left() const { return s_.size() - at_; }
-
- private:
-  bool uint(int n, std::uint64_t& v) {
-    if (s_.size() - at_ < static_cast<std::size_t>(n)) return false;
-    v = 0;
-    for (int i = 0; i < n; ++i) v |= std::uint64_t(static_cast<std::uint8_t>(s_[at_++])) << (8 * i);
-    return true;
-  }
-  std::string_view s_;
-  std::size_t at_ = 0;
-};
 
 // "" or a cache entry's name (a SHA-256 in lower-case hex).
 bool is_value(std::string_view v) {
@@ -164,7 +124,7 @@ bool Memo::parse(std::string_view bytes) {
   if (stamp_.empty() || bytes.size() < kDigestBytes) return false;
   std::string_view body = bytes.substr(0, bytes.size() - kDigestBytes);
   if (digest(body) != bytes.substr(body.size())) return false;
-  Reader in(body);
+  text::ByteReader in(body);
   std::string_view magic, stamp;
   std::uint32_t format = 0, count = 0;
   if (!in.bytes(4, magic) || magic != std::string_view(kMagic, 4) || !in.u32(format) || format != kFormat ||

@@ -16,18 +16,17 @@
 #include <sstream>
 
 #include "figures/modules.hpp"
+#include "text/binary.hpp"
 
 namespace bb::highlight::cache {
 
 namespace {
 
+using text::put_u32;
+
 // Bumped whenever the layout below or the meaning of a token changes.
 constexpr std::uint32_t kFormat = 1;
 constexpr char kMagic[4] = {'B', 'B', 'H', 'L'};
-
-void put_u32(std::string& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
-}
 
 // The language's length, the language, the code: no two blocks share a key.
 std::string key_of(std::string_view language, std::string_view code) {
@@ -95,43 +94,6 @@ bool add_data_dir(std::string& out, const std::string& path) {
   return ok;
 }
 
-// Reads what the file says without ever going past its end; the first impossible value fails it all.
-class Reader {
- public:
-  explicit Reader(std::string_view s) : s_(s) {}
-  bool u8(std::uint8_t& v) {
-    if (s_.size() - at_ < 1) return false;
-    v = static_cast<std::uint8_t>(s_[at_++]);
-    return true;
-  }
-  bool u32(std::uint32_t& v) {
-    if (s_.size() - at_ < 4) return false;
-    v = 0;
-    for (int i = 0; i < 4; ++i) v |= std::uint32_t(static_cast<std::uint8_t>(s_[at_++])) << (8 * i);
-    return true;
-  }
-  bool bytes(std::size_t n, std::string_view& v) {
-    if (s_.size() - at_ < n) return false;
-    v = s_.substr(at_, n);
-    at_ += n;
-    return true;
-  }
-  bool text(std::string_view& v) {
-    std::uint32_t n = 0;
-    return u32(n) && bytes(n, v);
-  }
-  [[nodiscard]] std::size_t left() const { return s_.size() - at_; }
-  std::uint32_t u32() {
-    std::uint32_t v = 0;
-    u32(v);
-    return v;
-  }
-
- private:
-  std::string_view s_;
-  std::size_t at_ = 0;
-};
-
 std::uint32_t checksum(std::string_view bytes) {
   uLong crc = crc32(0L, Z_NULL, 0);
   while (!bytes.empty()) {
@@ -174,9 +136,9 @@ Store::Store(std::string stamp, std::string_view bytes) : stamp_(std::move(stamp
 // a damaged byte into an ignored file rather than a wrongly coloured token.
 bool Store::parse(std::string_view bytes) {
   if (bytes.size() < 4 ||
-      checksum(bytes.substr(0, bytes.size() - 4)) != Reader(bytes.substr(bytes.size() - 4)).u32())
+      checksum(bytes.substr(0, bytes.size() - 4)) != text::ByteReader(bytes.substr(bytes.size() - 4)).u32())
     return false;
-  Reader in(bytes.substr(0, bytes.size() - 4));
+  text::ByteReader in(bytes.substr(0, bytes.size() - 4));
   std::string_view magic, stamp;
   std::uint32_t format = 0, kinds = 0, blocks = 0;
   if (!in.bytes(4, magic) || magic != std::string_view(kMagic, 4) || !in.u32(format) || format != kFormat ||
@@ -301,7 +263,7 @@ std::string Store::serialize() const {
   for (const auto& [key, e] : sorted) {
     put_u32(out, e->written);
     std::string_view language;
-    Reader(key).text(language);
+    text::ByteReader(key).text(language);
     put_u32(out, static_cast<std::uint32_t>(language.size()));
     out += language;
     put_u32(out, static_cast<std::uint32_t>(key.size() - 4 - language.size()));
