@@ -128,7 +128,7 @@ void reload_chapter(Book& book, std::size_t edition, std::size_t chapter, Diagno
   load_chapter(book.config, book.editions.at(edition), chapter, front_end_options(book.config), diags, cache);
 }
 
-Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only, ParseCache* cache) {
+Book book_outline(Config config, Diagnostics& diags, const std::vector<std::string>& only) {
   Book book;
   book.config = std::move(config);
   for (const auto& id : only) {
@@ -138,14 +138,37 @@ Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>
       diags.error({book.config.config_file, 0, 0}, "no edition `" + id + "` (editions: " + known + ")");
     }
   }
-  const markdown::Options options = front_end_options(book.config);
   for (const auto& e : book.config.editions) {
     if (!only.empty() && std::find(only.begin(), only.end(), e.id) == only.end()) continue;
     EditionBook eb;
     eb.edition = e;
     eb.chapters.resize(e.chapters.size());
+    for (std::size_t i = 0; i < e.chapters.size(); ++i) {
+      Chapter& c = eb.chapters[i];
+      c.key = e.chapters[i].key;
+      c.number = e.chapters[i].number;
+      c.path = book.config.root / e.folder / e.chapters[i].file;
+      c.root = doc::Node(doc::Kind::Document, {c.path, 0, 0});
+    }
     book.editions.push_back(std::move(eb));
   }
+  return book;
+}
+
+void load_edition(Book& book, std::size_t edition, Diagnostics& diags, ParseCache* cache) {
+  const markdown::Options options = front_end_options(book.config);
+  parallel_for(book.editions.at(edition).chapters.size(), [&](std::size_t i) {
+    load_chapter(book.config, book.editions[edition], i, options, diags, cache);
+  });
+}
+
+void unload_edition(Book& book, std::size_t edition) {
+  for (auto& c : book.editions.at(edition).chapters) c.root = doc::Node(doc::Kind::Document, {c.path, 0, 0});
+}
+
+Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only, ParseCache* cache) {
+  Book book = book_outline(std::move(config), diags, only);
+  const markdown::Options options = front_end_options(book.config);
   std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (edition, chapter)
   for (std::size_t e = 0; e < book.editions.size(); ++e)
     for (std::size_t i = 0; i < book.editions[e].chapters.size(); ++i) jobs.emplace_back(e, i);

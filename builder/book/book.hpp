@@ -60,6 +60,19 @@ class ParseCache {
 Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only = {},
                ParseCache* cache = nullptr);
 
+// The selected editions (all when `only` is empty, unknown ids reported as load_book does) with
+// their chapters' keys, numbers and paths but no trees: a book to load one edition at a time
+// (load_edition, then unload_edition once its outputs are written), so that a large book is never
+// held whole. Code that reads only the chapter lists of the other editions (language switchers,
+// sitemaps, the cross-edition checks of labels and bindings) reads this book unchanged.
+Book book_outline(Config config, Diagnostics& diags, const std::vector<std::string>& only = {});
+
+// Parses every chapter of `book.editions[edition]`, as load_book does.
+void load_edition(Book& book, std::size_t edition, Diagnostics& diags, ParseCache* cache = nullptr);
+
+// Drops the trees of an edition's chapters; keys, paths and titles stay.
+void unload_edition(Book& book, std::size_t edition);
+
 // Parses chapter `chapter` of `book.editions[edition]` again from its manuscript (`site --serve`,
 // after the file changed): its tree, title and parse diagnostics, as load_book would give them.
 void reload_chapter(Book& book, std::size_t edition, std::size_t chapter, Diagnostics& diags,

@@ -296,12 +296,36 @@ std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, co
   return audit_chapter(chapter, edition, words).unbound;
 }
 
-NumbersReport check_numbers(const book::Book& book, const filters::Resolution& resolution, bool strict,
-                            Diagnostics& diags) {
+NumbersCheck::NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags) : strict_(strict) {
   Diagnostics::Scope scope(diags, "numbers");
-  NumbersReport report;
-  report.results = check_results(book, resolution, diags);
-  report.structure_errors = check_parity(book, resolution, diags);
+  words_ = load_audit_words(book.config.calculations, diags);
+}
+
+void NumbersCheck::add_edition(const book::EditionBook& eb, Diagnostics& diags) {
+  Diagnostics::Scope scope(diags, "numbers");
+  for (const auto& ch : eb.chapters) {
+    scenario_links(ch.root, links_);
+    numbered_[{eb.edition.id, ch.key}] = numbered_elements(ch.root);
+    auto audit = audit_chapter(ch, eb.edition, words_);
+    for (const auto& u : audit.unbound) {
+      if (strict_)
+        diags.error(u.loc, "number with a unit `" + u.text + "` is neither computed nor bound to a result");
+    }
+    for (const auto& at : audit.contradictions)
+      diags.error(at, "a number cannot be both bound (calc=) and marked typed (.typed): choose one");
+    for (const auto& at : audit.empty_marks)
+      diags.warning(at, "`.typed` marks no number with a unit or count noun; remove the mark");
+    report_.unbound.insert(report_.unbound.end(), audit.unbound.begin(), audit.unbound.end());
+    report_.typed.insert(report_.typed.end(), audit.typed.begin(), audit.typed.end());
+  }
+}
+
+NumbersReport NumbersCheck::finish(const book::Book& book, const filters::Resolution& resolution,
+                                   Diagnostics& diags) {
+  Diagnostics::Scope scope(diags, "numbers");
+  NumbersReport report = std::move(report_);
+  report.results = check_results(book, resolution, links_, diags);
+  report.structure_errors = check_parity(book, resolution, numbered_, diags);
   // Parity: each translated chapter binds exactly the calc keys its source chapter binds.
   // Where each key is first bound, per edition and chapter.
   std::map<std::pair<std::string, std::string>, std::map<std::string, SourceLoc>> keys;
@@ -330,23 +354,14 @@ NumbersReport check_numbers(const book::Book& book, const filters::Resolution& r
       }
     }
   }
-  AuditWords words = load_audit_words(book.config.calculations, diags);
-  for (const auto& eb : book.editions) {
-    for (const auto& ch : eb.chapters) {
-      auto audit = audit_chapter(ch, eb.edition, words);
-      for (const auto& u : audit.unbound) {
-        if (strict)
-          diags.error(u.loc, "number with a unit `" + u.text + "` is neither computed nor bound to a result");
-      }
-      for (const auto& at : audit.contradictions)
-        diags.error(at, "a number cannot be both bound (calc=) and marked typed (.typed): choose one");
-      for (const auto& at : audit.empty_marks)
-        diags.warning(at, "`.typed` marks no number with a unit or count noun; remove the mark");
-      report.unbound.insert(report.unbound.end(), audit.unbound.begin(), audit.unbound.end());
-      report.typed.insert(report.typed.end(), audit.typed.begin(), audit.typed.end());
-    }
-  }
   return report;
+}
+
+NumbersReport check_numbers(const book::Book& book, const filters::Resolution& resolution, bool strict,
+                            Diagnostics& diags) {
+  NumbersCheck check(book, strict, diags);
+  for (const auto& eb : book.editions) check.add_edition(eb, diags);
+  return check.finish(book, resolution, diags);
 }
 
 std::string numbers_report_json(const book::Book& book, const filters::Resolution& resolution,

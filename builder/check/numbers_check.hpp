@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "book/book.hpp"
+#include "check/parity.hpp"
 #include "check/results_check.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/pipeline.hpp"
@@ -60,6 +61,23 @@ struct NumbersReport {
 // Runs the results check, the parity comparison and the audit; with `strict`, unbound numbers are errors.
 NumbersReport check_numbers(const book::Book& book, const filters::Resolution& resolution, bool strict,
                             Diagnostics& diags);
+
+// check_numbers for a book loaded one edition at a time (book::book_outline): add_edition while an
+// edition's trees are loaded (the audit, and what the results check and the parity comparison read of
+// the trees), finish once every edition was added and resolved.
+class NumbersCheck {
+ public:
+  NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags);
+  void add_edition(const book::EditionBook& edition, Diagnostics& diags);
+  NumbersReport finish(const book::Book& book, const filters::Resolution& resolution, Diagnostics& diags);
+
+ private:
+  bool strict_;
+  AuditWords words_;
+  ScenarioLinks links_;
+  NumberedElements numbered_;
+  NumbersReport report_;
+};
 
 // The machine-readable report (`--format json`).
 std::string numbers_report_json(const book::Book& book, const filters::Resolution& resolution,

@@ -11,18 +11,13 @@ using doc::Node;
 
 namespace {
 
-// A numbered element as a reader sees it: "Figure 4-3".
-struct Numbered {
-  std::string kind;
-  std::string number;
-  SourceLoc loc;
-};
-
 std::string where(const SourceLoc& loc, const book::Book& book) {
   return loc.path.lexically_relative(book.config.root).generic_string() + ":" + std::to_string(loc.line);
 }
 
-std::vector<Numbered> numbered(const Node& root) {
+}  // namespace
+
+std::vector<Numbered> numbered_elements(const Node& root) {
   std::vector<Numbered> out;
   doc::walk(root, [&](const Node& n) {
     if (n.number().empty()) return;
@@ -40,9 +35,20 @@ std::vector<Numbered> numbered(const Node& root) {
   return out;
 }
 
-}  // namespace
-
 int check_parity(const book::Book& book, const filters::Resolution& r, Diagnostics& diags) {
+  NumberedElements numbered;
+  for (const auto& eb : book.editions)
+    for (const auto& ch : eb.chapters) numbered[{eb.edition.id, ch.key}] = numbered_elements(ch.root);
+  return check_parity(book, r, numbered, diags);
+}
+
+int check_parity(const book::Book& book, const filters::Resolution& r, const NumberedElements& numbered,
+                 Diagnostics& diags) {
+  static const std::vector<Numbered> none;
+  auto of = [&](const std::string& edition, const std::string& key) -> const std::vector<Numbered>& {
+    auto it = numbered.find({edition, key});
+    return it == numbered.end() ? none : it->second;
+  };
   const book::EditionBook* source = book.edition(book.config.source_edition);
   if (!source) return 0;
   int errors = 0;
@@ -80,7 +86,8 @@ int check_parity(const book::Book& book, const filters::Resolution& r, Diagnosti
                             where({src->path, 1, 1}, book) + ")");
         }
       // Numbered elements: the same kinds and numbers in the same order.
-      auto a = numbered(src->root), b = numbered(ch.root);
+      const auto& a = of(sid, ch.key);
+      const auto& b = of(tid, ch.key);
       std::size_t n = std::min(a.size(), b.size());
       for (std::size_t i = 0; i < n; ++i)
         if (a[i].kind != b[i].kind || a[i].number != b[i].number) {

@@ -50,8 +50,23 @@ int line_of(const fs::path& file, const std::string& needle) {
 
 }  // namespace
 
+void scenario_links(const doc::Node& root, ScenarioLinks& out) {
+  doc::walk(root, [&](const doc::Node& n) {
+    if (n.kind != doc::Kind::Link) return;
+    if (std::string id = scenario_of_link(n.url()); !id.empty()) out.emplace_back(std::move(id), n.loc);
+  });
+}
+
 ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,
                             Diagnostics& diags) {
+  ScenarioLinks links;
+  for (const auto& eb : book.editions)
+    for (const auto& ch : eb.chapters) scenario_links(ch.root, links);
+  return check_results(book, resolution, links, diags);
+}
+
+ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,
+                            const ScenarioLinks& links, Diagnostics& diags) {
   ResultsReport report;
   const fs::path dir = book.config.calculations;
   if (!fs::is_directory(dir)) return report;
@@ -98,11 +113,7 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
       // Malformed formulas are reported where the number is resolved.
     }
   }
-  for (const auto& eb : book.editions)
-    for (const auto& ch : eb.chapters)
-      doc::walk(ch.root, [&](const doc::Node& n) {
-        if (n.kind == doc::Kind::Link) cite(scenario_of_link(n.url()), n.loc);
-      });
+  for (const auto& [id, loc] : links) cite(id, loc);
   for (const auto& st : statuses) {
     ++report.scenarios;
     if (!st.error.empty()) {

@@ -20,6 +20,14 @@ struct ResultsReport {
 ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,
                             Diagnostics& diags);
 
+// Links from a chapter's tree to the result files of scenarios: (scenario id, where), in order.
+using ScenarioLinks = std::vector<std::pair<std::string, SourceLoc>>;
+void scenario_links(const doc::Node& root, ScenarioLinks& out);
+// check_results with the links gathered while the chapters were loaded (a book loaded one edition
+// at a time): it reads no tree.
+ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,
+                            const ScenarioLinks& links, Diagnostics& diags);
+
 // `../calculations/results/<id>.md` (or .json, .csv) in a link: the scenario id, else empty.
 std::string scenario_of_link(const std::string& url);
 

@@ -46,27 +46,64 @@ void use_highlight_cache(const Context& ctx) {
   highlight::use_cache(output::cache_dir(ctx.global.out_dir) / "highlight.bin");
 }
 
-bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions, SessionCache* cache) {
+namespace {
+
+std::optional<book::Config> load_checked_config(const Context& ctx, Diagnostics& diags) {
   auto config = book::load_config(ctx.global.book_dir, diags);
-  if (!config) return false;
+  if (!config) return std::nullopt;
   if (!ctx.global.repository.empty()) config->repository = ctx.global.repository;
   refuse_outputs_over_sources(*config, ctx.global.out_dir, diags);
+  return config;
+}
+
+std::optional<filters::Evaluator> load_evaluator(const book::Book& book, Diagnostics& diags) {
+  try {
+    return make_evaluator(book.config.calculations);
+  } catch (const std::exception& e) {
+    diags.error({book.config.calculations, 0, 0}, std::string("cannot load the calc data: ") + e.what());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool BookSession::load(const Context& ctx, const std::vector<std::string>& editions, SessionCache* cache) {
+  auto config = load_checked_config(ctx, diags);
+  if (!config) return false;
   book = book::load_book(std::move(*config), diags, editions, cache ? &cache->parsed : nullptr);
   std::optional<filters::Evaluator> local;
   std::optional<filters::Evaluator>& evaluator = cache ? cache->evaluator : local;
   if (!cache || !cache->evaluator_loaded) {
-    try {
-      evaluator = make_evaluator(book->config.calculations);
-      if (cache) cache->evaluator_loaded = true;
-    } catch (const std::exception& e) {
-      diags.error({book->config.calculations, 0, 0}, std::string("cannot load the calc data: ") + e.what());
-    }
+    evaluator = load_evaluator(*book, diags);
+    if (cache && evaluator) cache->evaluator_loaded = true;
   }
   filters::ResolveOptions options;
   options.evaluate = evaluator ? &*evaluator : nullptr;
   if (cache && cache->repository) options.repository = &*cache->repository;
   resolution = filters::resolve(*book, diags, options);
   if (cache) cache->repository = resolution.repository;
+  return true;
+}
+
+bool BookSession::load_each(const Context& ctx, const std::vector<std::string>& editions,
+                            const std::function<void(std::size_t)>& each) {
+  auto config = load_checked_config(ctx, diags);
+  if (!config) return false;
+  book = book::book_outline(std::move(*config), diags, editions);
+  std::optional<filters::Evaluator> evaluator = load_evaluator(*book, diags);
+  filters::ResolveOptions options;
+  options.evaluate = evaluator ? &*evaluator : nullptr;
+  resolution = filters::begin_resolution(*book, options);
+  const bool clean_start = !diags.has_errors();
+  for (std::size_t e = 0; e < book->editions.size(); ++e) {
+    const std::size_t errors = diags.error_count();
+    book::load_edition(*book, e, diags);
+    filters::resolve_edition(*book, e, resolution, diags, options);
+    edition_clean = clean_start && diags.error_count() == errors;
+    each(e);
+    book::unload_edition(*book, e);
+  }
+  filters::finish_resolution(*book, resolution, diags);
   return true;
 }
 

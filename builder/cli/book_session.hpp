@@ -2,6 +2,7 @@
 // collecting every problem; and last: print them all and choose the exit code.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,17 @@ struct BookSession {
   // Loads the book at ctx.global.book_dir (only the given editions when non-empty) and resolves it:
   // numbering, references, links and computed numbers (see docs/pipeline.md).
   bool load(const Context& ctx, const std::vector<std::string>& editions = {}, SessionCache* cache = nullptr);
+
+  // The same, one edition at a time: `book` is first the outline of the selected editions
+  // (book::book_outline); then each edition in turn is parsed and resolved into `resolution`,
+  // `each(index)` is called while its trees are in `book`, and they are dropped before the next is
+  // read. The checks across editions run last. So a large book is never held whole: what a writer
+  // keeps of an edition is up to it. False when the configuration could not be loaded.
+  // `edition_clean` tells `each` whether its edition can be written: no error in the configuration,
+  // the calc data or this edition so far (an error in another edition does not hold it back).
+  bool load_each(const Context& ctx, const std::vector<std::string>& editions,
+                 const std::function<void(std::size_t)>& each);
+  bool edition_clean = false;
 
   // Prints diagnostics (paths relative to the book) and returns the exit code: 1 with errors.
   int report(const Context& ctx) const;

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <sstream>
 
 #include "check/epub_check.hpp"
 #include "check/numbers_check.hpp"
@@ -35,33 +37,32 @@ struct CheckOptions {
 
 // Counts of what the front end recognised, per chapter: a quick way to see that a manuscript was
 // understood (figures with captions, display formulas, tables, footnote references).
-void print_inventory(const book::Book& b, std::ostream& out) {
-  for (const auto& e : b.editions) {
-    out << e.edition.id << " (" << e.edition.lang << "): " << e.chapters.size() << " chapters\n";
-    for (const auto& c : e.chapters) {
-      std::map<std::string, int> n;
-      doc::walk(c.root, [&](const doc::Node& x) {
-        switch (x.kind) {
-          case doc::Kind::Figure: ++n[x.caption().empty() ? "figures without caption" : "figures"]; break;
-          case doc::Kind::DisplayMath: ++n["display math"]; break;
-          case doc::Kind::InlineMath: ++n["inline math"]; break;
-          case doc::Kind::Table: ++n["tables"]; break;
-          case doc::Kind::FootnoteRef: ++n["footnote refs"]; break;
-          case doc::Kind::Callout: ++n["callouts"]; break;
-          case doc::Kind::Heading: ++n["headings"]; break;
-          case doc::Kind::CrossRef: ++n["references"]; break;
-          case doc::Kind::CalcNumber: ++n["computed numbers"]; break;
-          default: break;
-        }
-      });
-      out << "  " << c.key << "  " << c.title << "\n    ";
-      bool first = true;
-      for (const auto& [k, v] : n) {
-        out << (first ? "" : ", ") << v << ' ' << k;
-        first = false;
+// What `check parse` prints of an edition: its chapters and what each holds.
+void print_inventory(const book::EditionBook& e, std::ostream& out) {
+  out << e.edition.id << " (" << e.edition.lang << "): " << e.chapters.size() << " chapters\n";
+  for (const auto& c : e.chapters) {
+    std::map<std::string, int> n;
+    doc::walk(c.root, [&](const doc::Node& x) {
+      switch (x.kind) {
+        case doc::Kind::Figure: ++n[x.caption().empty() ? "figures without caption" : "figures"]; break;
+        case doc::Kind::DisplayMath: ++n["display math"]; break;
+        case doc::Kind::InlineMath: ++n["inline math"]; break;
+        case doc::Kind::Table: ++n["tables"]; break;
+        case doc::Kind::FootnoteRef: ++n["footnote refs"]; break;
+        case doc::Kind::Callout: ++n["callouts"]; break;
+        case doc::Kind::Heading: ++n["headings"]; break;
+        case doc::Kind::CrossRef: ++n["references"]; break;
+        case doc::Kind::CalcNumber: ++n["computed numbers"]; break;
+        default: break;
       }
-      out << '\n';
+    });
+    out << "  " << c.key << "  " << c.title << "\n    ";
+    bool first = true;
+    for (const auto& [k, v] : n) {
+      out << (first ? "" : ", ") << v << ' ' << k;
+      first = false;
     }
+    out << '\n';
   }
 }
 
@@ -161,7 +162,24 @@ void define_check_command(CLI::App* sub, Context& ctx) {
       ctx.exit_code = s.report(ctx);
       return;
     }
-    if (s.load(ctx, opt->editions)) {
+    // One edition at a time: what the checks read of an edition's trees is taken while they are
+    // loaded, and the reports are printed at the end, in the order they always had.
+    const bool numbers_wanted = opt->what == "all" || opt->what == "numbers";
+    std::optional<check::NumbersCheck> numbers_check;
+    std::ostringstream inventory, dump;
+    bool loaded = s.load_each(ctx, opt->editions, [&](std::size_t e) {
+      const book::EditionBook& eb = s.book->editions[e];
+      if (numbers_wanted) {
+        if (!numbers_check) numbers_check.emplace(*s.book, opt->strict, s.diags);
+        numbers_check->add_edition(eb, s.diags);
+      }
+      if (opt->dump)
+        for (const auto& c : eb.chapters)
+          dump << "== " << eb.edition.id << ' ' << c.key << '\n' << doc::dump(c.root);
+      else if (!ctx.global.quiet && (opt->what == "all" || opt->what == "parse"))
+        print_inventory(eb, inventory);
+    });
+    if (loaded) {
       if (opt->what == "pdf" ||
           (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {
         Diagnostics::Scope scope(s.diags, "pdf");
@@ -177,8 +195,10 @@ void define_check_command(CLI::App* sub, Context& ctx) {
                     << " problems\n";
       }
       check::NumbersReport numbers;
-      if (opt->what == "all" || opt->what == "numbers")
-        numbers = check::check_numbers(*s.book, s.resolution, opt->strict, s.diags);
+      if (numbers_wanted) {
+        if (!numbers_check) numbers_check.emplace(*s.book, opt->strict, s.diags);
+        numbers = numbers_check->finish(*s.book, s.resolution, s.diags);
+      }
       if (opt->what != "all") s.diags.keep_checks({opt->what});
       if (opt->format == "json") {
         std::string json = check::numbers_report_json(*s.book, s.resolution, numbers, s.diags);
@@ -187,11 +207,9 @@ void define_check_command(CLI::App* sub, Context& ctx) {
         else
           output::write_file_atomic(opt->output, json);
       } else if (opt->dump) {
-        for (const auto& e : s.book->editions)
-          for (const auto& c : e.chapters)
-            std::cout << "== " << e.edition.id << ' ' << c.key << '\n' << doc::dump(c.root);
+        std::cout << dump.str();
       } else if (!ctx.global.quiet) {
-        if (opt->what == "all" || opt->what == "parse") print_inventory(*s.book, std::cout);
+        std::cout << inventory.str();
         if (opt->what == "all" || opt->what == "numbers")
           print_numbers_summary(s.resolution, numbers, std::cout);
       }

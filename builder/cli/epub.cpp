@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
 
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
@@ -48,18 +49,26 @@ void define_epub_command(CLI::App* sub, Context& ctx) {
     BookSession s;
     use_highlight_cache(ctx);
     std::vector<std::string> only = opt->all ? std::vector<std::string>{} : opt->editions;
-    if (s.load(ctx, only) && !s.diags.has_errors()) {
-      epub::EpubOptions o;
-      o.out = ctx.global.out_dir / "epub";
-      o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
-      o.name = opt->name;
-      o.repository = s.resolution.repository;
-      if (!opt->cover.empty()) o.cover = std::filesystem::absolute(opt->cover);
-      o.math = math_renderer();
-      o.quiet = ctx.global.quiet;
-      epub::build_epubs(std::move(*s.book), o, s.diags);
-      if (!s.diags.has_errors()) highlight::save_cache();
-    }
+    epub::EpubOptions o;
+    o.out = ctx.global.out_dir / "epub";
+    o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
+    o.name = opt->name;
+    if (!opt->cover.empty()) o.cover = std::filesystem::absolute(opt->cover);
+    o.math = math_renderer();
+    o.quiet = ctx.global.quiet;
+    std::optional<std::time_t> modified;
+    std::vector<epub::EpubOutput> outputs;  // zipped, held until every edition is known to be clean
+    // One edition at a time: its trees are dropped once its EPUB is zipped.
+    bool loaded = s.load_each(ctx, only, [&](std::size_t e) {
+      if (!modified) {
+        o.repository = s.resolution.repository;
+        modified = epub::source_time(*s.book, o);
+      }
+      if (s.edition_clean)
+        outputs.push_back(epub::render_epub(*s.book, s.book->editions[e], o, *modified, s.diags));
+    });
+    if (loaded) epub::write_epubs(outputs, o, s.diags);
+    if (loaded && !s.diags.has_errors()) highlight::save_cache();
     ctx.exit_code = s.report(ctx);
   });
 }

@@ -18,11 +18,12 @@ void define_pdf_command(CLI::App* sub, Context& ctx) {
     latex::require_xelatex();
     BookSession s;
     use_highlight_cache(ctx);
-    if (s.load(ctx, *editions) && !s.diags.has_errors()) {
-      for (const auto& eb : s.book->editions)
-        latex::build_pdf(*s.book, eb, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
-      if (!s.diags.has_errors()) highlight::save_cache();
-    }
+    // One edition at a time: each is written when it has no errors, and dropped before the next is read.
+    bool loaded = s.load_each(ctx, *editions, [&](std::size_t e) {
+      if (s.edition_clean)
+        latex::build_pdf(*s.book, s.book->editions[e], {ctx.global.out_dir, ctx.global.quiet}, s.diags);
+    });
+    if (loaded && !s.diags.has_errors()) highlight::save_cache();
     ctx.exit_code = s.report(ctx);
   });
 }

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <optional>
 #include <sstream>
 
 #include "cli/book_session.hpp"
@@ -39,10 +40,11 @@ struct SiteCommand {
 
 volatile std::sig_atomic_t g_stop = 0;
 
-void print_search_sizes(const site::SiteFiles& files) {
-  for (const auto& [edition, bytes] : files.search_index_bytes) {
+void print_search_sizes(const std::map<std::string, std::size_t>& index_bytes,
+                        const std::map<std::string, std::size_t>& query_bytes) {
+  for (const auto& [edition, bytes] : index_bytes) {
     std::cerr << "site: search index " << edition << ": " << bytes / 1024 << " KiB in all, "
-              << files.search_query_bytes.at(edition) / 1024 << " KiB downloaded for one query\n";
+              << query_bytes.at(edition) / 1024 << " KiB downloaded for one query\n";
   }
 }
 
@@ -105,6 +107,43 @@ std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt,
   lap("render");
   if (session.diags.has_errors()) return std::nullopt;
   return files;
+}
+
+// `bookbuild site` without --serve: the book is read, resolved and rendered one edition at a time,
+// each edition's pages written into the staged site before the next is read (site::SiteWriter), so
+// that a large book is never held whole. Returns the exit code.
+int build_by_edition(const Context& ctx, const SiteCommand& opt, std::chrono::steady_clock::time_point t0) {
+  BookSession s;
+  std::optional<site::SiteWriter> writer;
+  const fs::path out = ctx.global.out_dir / "site";
+  auto start = [&] {
+    if (!writer) writer.emplace(*s.book, s.resolution, site_options(ctx, false, true), s.diags, out);
+  };
+  bool loaded = s.load_each(ctx, opt.editions, [&](std::size_t e) {
+    if (s.diags.has_errors()) return;  // after an error nothing is written anyway
+    start();
+    writer->add_edition(e);
+  });
+  if (loaded && !s.diags.has_errors()) {
+    start();
+    site::SiteSummary summary = writer->finish();
+    if (summary.written) {
+      highlight::save_cache();
+      if (std::getenv("BOOKBUILD_TIMINGS"))
+        std::cerr << "  total with writing: "
+                  << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
+                  << " ms\n";
+      if (!ctx.global.quiet) {
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+                      .count();
+        std::cerr << "site: " << summary.pages << " pages written to " << out.string() << " in " << ms
+                  << " ms\n";
+        print_search_sizes(summary.search_index_bytes, summary.search_query_bytes);
+      }
+    }
+  }
+  writer.reset();  // an unfinished staged folder is removed here
+  return s.report(ctx);
 }
 
 std::string diagnostics_text(const BookSession& s, const Context& ctx) {
@@ -368,6 +407,10 @@ void define_site_command(CLI::App* sub, Context& ctx) {
       return;
     }
     auto t0 = std::chrono::steady_clock::now();
+    if (!opt->serve) {
+      ctx.exit_code = build_by_edition(ctx, *opt, t0);
+      return;
+    }
     auto session = std::make_unique<BookSession>();
     BookSession& s = *session;
     auto cache = std::make_shared<SessionCache>();  // serve: later builds reuse what this one parsed
@@ -386,7 +429,7 @@ void define_site_command(CLI::App* sub, Context& ctx) {
         for (const auto& [rel, content] : files->generated) pages += rel.ends_with(".html");
         std::cerr << "site: " << pages << " pages written to " << (ctx.global.out_dir / "site").string()
                   << " in " << ms << " ms\n";
-        print_search_sizes(*files);
+        print_search_sizes(files->search_index_bytes, files->search_query_bytes);
       }
     }
     ctx.exit_code = s.report(ctx);

@@ -306,18 +306,22 @@ std::string zip_files(std::vector<EpubFile> files, std::time_t modified) {
   return zip.finish(modified);
 }
 
-std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, Diagnostics& diags) {
-  const std::time_t modified = source_time_of(book, options);
+std::time_t source_time(const book::Book& book, const EpubOptions& options) {
+  return source_time_of(book, options);
+}
+
+EpubOutput render_epub(book::Book& book, book::EditionBook& eb, const EpubOptions& options,
+                       std::time_t modified, Diagnostics& diags) {
   const std::string name = options.name.empty() ? book::output_name(book.config) : options.name;
-  std::vector<std::pair<fs::path, std::string>> outputs;
-  for (auto& eb : book.editions) {
-    std::vector<Node> roots;
-    for (auto& c : eb.chapters) roots.push_back(std::move(c.root));
-    auto files = build_edition(book, eb, std::move(roots), options, modified, diags);
-    progress().status("epub " + eb.edition.id, "compressing");
-    outputs.emplace_back(options.out / (name + "-" + eb.edition.id + ".epub"),
-                         zip_files(std::move(files), modified));
-  }
+  std::vector<Node> roots;
+  for (auto& c : eb.chapters) roots.push_back(std::move(c.root));
+  auto files = build_edition(book, eb, std::move(roots), options, modified, diags);
+  progress().status("epub " + eb.edition.id, "compressing");
+  return {options.out / (name + "-" + eb.edition.id + ".epub"), zip_files(std::move(files), modified)};
+}
+
+std::vector<fs::path> write_epubs(const std::vector<EpubOutput>& outputs, const EpubOptions& options,
+                                  Diagnostics& diags) {
   std::vector<fs::path> written;
   if (diags.has_errors()) return written;  // the previous EPUBs stay as they were
   output::create_output_dir(options.out);  // a clear error when --out cannot be written
@@ -327,6 +331,13 @@ std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, D
     if (!options.quiet) std::cerr << "epub: " << path.string() << " (" << bytes.size() / 1024 << " KiB)\n";
   }
   return written;
+}
+
+std::vector<fs::path> build_epubs(book::Book book, const EpubOptions& options, Diagnostics& diags) {
+  const std::time_t modified = source_time_of(book, options);
+  std::vector<EpubOutput> outputs;
+  for (auto& eb : book.editions) outputs.push_back(render_epub(book, eb, options, modified, diags));
+  return write_epubs(outputs, options, diags);
 }
 
 }  // namespace bb::epub

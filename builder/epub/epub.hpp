@@ -59,4 +59,18 @@ std::string zip_files(std::vector<EpubFile> files, std::time_t modified);
 std::vector<std::filesystem::path> build_epubs(book::Book book, const EpubOptions& options,
                                                Diagnostics& diags);
 
+// build_epubs in steps, for a book loaded one edition at a time: the time every EPUB is stamped with
+// (the newest of the selected editions' manuscripts, or options.modified), then each edition's
+// zipped EPUB (its chapter trees are moved out of `book`), then the writing, which does nothing when
+// there are errors.
+struct EpubOutput {
+  std::filesystem::path path;
+  std::string bytes;
+};
+std::time_t source_time(const book::Book& book, const EpubOptions& options);
+EpubOutput render_epub(book::Book& book, book::EditionBook& edition, const EpubOptions& options,
+                       std::time_t modified, Diagnostics& diags);
+std::vector<std::filesystem::path> write_epubs(const std::vector<EpubOutput>& outputs,
+                                               const EpubOptions& options, Diagnostics& diags);
+
 }  // namespace bb::epub

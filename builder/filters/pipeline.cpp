@@ -74,49 +74,47 @@ void check_translation_labels(const book::Book& book, const TargetTable& targets
 
 }  // namespace
 
-Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options) {
+Resolution begin_resolution(const book::Book& book, const ResolveOptions& options) {
   Resolution r;
   r.repository = options.repository ? *options.repository
                                     : repo::find_repository(book.config.root, book.config.repository);
   r.commit = r.repository.revision();
+  return r;
+}
+
+void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagnostics& diags,
+                     const ResolveOptions& options) {
+  book::EditionBook& eb = book.editions.at(edition);
   {
     Diagnostics::Scope scope(diags, "refs");
     const NumberingPolicy policy = numbering_policy(book.config);
-    for (auto& eb : book.editions)
-      for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags, policy);
+    for (auto& ch : eb.chapters) number_chapter(eb.edition, ch, r.targets, diags, policy);
   }
 
-  // With the target table complete, chapters resolve independently, on every core: first their ids
-  // (a link into another chapter checks the anchors there), then everything else.
-  std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (edition, chapter), in book order
-  for (std::size_t e = 0; e < book.editions.size(); ++e)
-    for (std::size_t c = 0; c < book.editions[e].chapters.size(); ++c) jobs.emplace_back(e, c);
-  std::vector<std::set<std::string>> settled(jobs.size());
-  parallel_for(jobs.size(), [&](std::size_t j) {
+  // With the edition's targets complete, its chapters resolve independently, on every core: first
+  // their ids (a link into another chapter checks the anchors there), then everything else.
+  const std::size_t chapters = eb.chapters.size();
+  std::vector<std::set<std::string>> settled(chapters);
+  parallel_for(chapters, [&](std::size_t c) {
     Diagnostics::Scope scope(diags, "links");
-    settled[j] = settle_ids(book.editions[jobs[j].first].chapters[jobs[j].second], diags);
+    settled[c] = settle_ids(eb.chapters[c], diags);
   });
-  std::vector<ChapterIds> ids(book.editions.size());
-  for (std::size_t j = 0; j < jobs.size(); ++j)
-    ids[jobs[j].first][book.editions[jobs[j].first].chapters[jobs[j].second].key] = std::move(settled[j]);
-  std::vector<CrossRefContext> xrefs;
-  for (std::size_t e = 0; e < book.editions.size(); ++e) {
-    xrefs.push_back(crossref_context(book, book.editions[e], r.targets));
-  }
-  std::vector<std::vector<Binding>> bindings(jobs.size());
-  parallel_for(jobs.size(), [&](std::size_t j) {
-    const auto [e, c] = jobs[j];
+  ChapterIds& ids = r.ids[eb.edition.id];
+  ids.clear();
+  for (std::size_t c = 0; c < chapters; ++c) ids[eb.chapters[c].key] = std::move(settled[c]);
+  const CrossRefContext xref = crossref_context(book, eb, r.targets);
+  std::vector<std::vector<Binding>> bindings(chapters);
+  parallel_for(chapters, [&](std::size_t c) {
     // Room for every binding the chapter can have, made once: grown by doubling, the vectors held up
     // to twice their bindings when they were merged below.
-    bindings[j].reserve(count_computed_numbers(book.editions[e].chapters[c].root));
+    bindings[c].reserve(count_computed_numbers(eb.chapters[c].root));
     // The guard remembers the folders it has confirmed: one per chapter, never shared between threads.
     book::PathGuard guard(book.config.root);
-    const LinkContext links{book.config, book.editions[e], r.targets, r.repository, ids[e], guard};
-    resolve_chapter(book.editions[e].chapters[c], book.editions[e], xrefs[e], links, options, bindings[j],
-                    diags);
+    const LinkContext links{book.config, eb, r.targets, r.repository, ids, guard};
+    resolve_chapter(eb.chapters[c], eb, xref, links, options, bindings[c], diags);
   });
   // Moved, into room made once: copying them held every binding twice (a tenth of a large book's peak).
-  // For a moment the edition vectors and the book's hold them twice still, without slack.
+  // For a moment the chapter vectors and the book's hold them twice still, without slack.
   std::size_t total = 0;
   for (const auto& b : bindings) total += b.size();
   r.bindings.reserve(r.bindings.size() + total);
@@ -124,10 +122,16 @@ Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& o
     r.bindings.insert(r.bindings.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
     std::vector<Binding>().swap(b);
   }
+}
 
-  for (std::size_t e = 0; e < book.editions.size(); ++e)
-    r.ids[book.editions[e].edition.id] = std::move(ids[e]);
+void finish_resolution(const book::Book& book, Resolution& r, Diagnostics& diags) {
   check_translation_labels(book, r.targets, diags);
+}
+
+Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options) {
+  Resolution r = begin_resolution(book, options);
+  for (std::size_t e = 0; e < book.editions.size(); ++e) resolve_edition(book, e, r, diags, options);
+  finish_resolution(book, r, diags);
   return r;
 }
 

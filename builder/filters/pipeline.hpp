@@ -29,6 +29,16 @@ struct Resolution {
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options = {});
 
+// resolve() in steps, for a book loaded one edition at a time (book::book_outline): begin_resolution
+// finds the repository; resolve_edition numbers and resolves `book.editions[edition]`, whose chapters
+// must be loaded, adding its targets, ids and bindings to `r` (references and links never leave their
+// edition, so the others need not be loaded); finish_resolution makes the checks across editions,
+// which read only `r` and the chapter lists. resolve() is these three over every edition.
+Resolution begin_resolution(const book::Book& book, const ResolveOptions& options = {});
+void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagnostics& diags,
+                     const ResolveOptions& options = {});
+void finish_resolution(const book::Book& book, Resolution& r, Diagnostics& diags);
+
 // Resolves chapter `chapter` of `book.editions[edition]` again after it was parsed again
 // (book::reload_chapter), against `r`, the resolution of the book before the change (`site --serve`).
 // Other chapters read the same only if this one still has the same targets (labels, numbers,

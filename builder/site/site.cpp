@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "diag/parallel.hpp"
 #include "diag/progress.hpp"
 #include "figures/figures.hpp"
 #include "lang/language.hpp"
@@ -59,14 +60,7 @@ class Renderer {
   }
 
   SiteFiles run() {
-    for (const char* asset : {"book.css", "site.js", "search.js", "search.css", "live-reload.js"}) {
-      fs::path src = writers::data_dir() / "website" / asset;
-      if (fs::exists(src)) files_.copied[std::string("assets/") + asset] = src;
-    }
-    // site/meta hook: the icon, the downloads found in the output, the site-url warning.
-    files_.copied[meta::favicon_site_path(book_.config)] = meta::favicon_source(book_.config);
-    find_downloads();
-    meta::warn_without_site_url(book_.config, diags_);
+    begin();
     std::size_t pages = 0;
     for (const auto& eb : book_.editions) pages += eb.chapters.size();
     ProgressCount shown("site", "pages", pages);
@@ -74,25 +68,47 @@ class Renderer {
     // Editions are independent once resolved: each renders its pages and its search index in a
     // thread of its own.
     std::vector<std::future<void>> work;
-    for (const auto& eb : book_.editions) {
-      work.push_back(std::async(std::launch::async, [this, &eb] {
-        std::vector<SearchSection> sections;
-        edition(eb, sections);
-        if (!opt_.search) return;
-        SiteFiles part;
-        search_index(eb, sections, opt_, part);
-        std::lock_guard lock(files_mutex_);
-        files_.generated.merge(part.generated);
-        files_.search_index_bytes.merge(part.search_index_bytes);
-        files_.search_query_bytes.merge(part.search_query_bytes);
-      }));
-    }
+    for (const auto& eb : book_.editions)
+      work.push_back(std::async(std::launch::async, [this, &eb] { render_edition(eb); }));
     for (auto& f : work) f.get();
     pages_shown_ = nullptr;
-    not_found_page();
-    sitemap();
+    end();
     return std::move(files_);
   }
+
+  // What does not depend on the editions' trees: assets, the icon, the downloads found in the output,
+  // the site-url warning.
+  void begin() {
+    for (const char* asset : {"book.css", "site.js", "search.js", "search.css", "live-reload.js"}) {
+      fs::path src = writers::data_dir() / "website" / asset;
+      if (fs::exists(src)) files_.copied[std::string("assets/") + asset] = src;
+    }
+    files_.copied[meta::favicon_site_path(book_.config)] = meta::favicon_source(book_.config);
+    find_downloads();
+    meta::warn_without_site_url(book_.config, diags_);
+  }
+
+  // The pages, home page and search index of an edition whose chapters are loaded.
+  void render_edition(const book::EditionBook& eb) {
+    std::vector<SearchSection> sections;
+    edition(eb, sections);
+    if (!opt_.search) return;
+    SiteFiles part;
+    search_index(eb, sections, opt_, part);
+    std::lock_guard lock(files_mutex_);
+    files_.generated.merge(part.generated);
+    files_.search_index_bytes.merge(part.search_index_bytes);
+    files_.search_query_bytes.merge(part.search_query_bytes);
+  }
+
+  // The pages that span the editions: 404 and the sitemap (chapter lists only).
+  void end() {
+    not_found_page();
+    sitemap();
+  }
+
+  SiteFiles& files() { return files_; }
+  void show_pages(ProgressCount* shown) { pages_shown_ = shown; }
 
   // Only the pages of the given chapters, with the files their figures need.
   SiteFiles pages(const std::vector<std::pair<std::size_t, std::size_t>>& chapters) {
@@ -110,10 +126,14 @@ class Renderer {
   }
 
   void edition(const book::EditionBook& eb, std::vector<SearchSection>& search) {
-    for (std::size_t i = 0; i < eb.chapters.size(); ++i) {
-      chapter_page_for(eb, i, search);
-      pages_shown_->step();
-    }
+    // The chapters' pages on every core; their sections joined in book order.
+    std::vector<std::vector<SearchSection>> parts(eb.chapters.size());
+    parallel_for(eb.chapters.size(), [&](std::size_t i) {
+      chapter_page_for(eb, i, parts[i]);
+      if (pages_shown_) pages_shown_->step();
+    });
+    for (auto& p : parts)
+      search.insert(search.end(), std::make_move_iterator(p.begin()), std::make_move_iterator(p.end()));
     std::lock_guard lock(files_mutex_);
     home_page(eb);
   }
@@ -435,13 +455,16 @@ bool is_search_file(const std::string& rel) {
   return rel.starts_with("search/") || rel.find("/search/") != std::string::npos;
 }
 
-void write_site(const SiteFiles& files, const fs::path& out) {
-  output::StagedDir staged(out);
-  for (const auto& [rel, content] : files.generated) {
+namespace {
+
+// Generated files into the staged folder `staged` of the site at `out`.
+void write_generated(const std::map<std::string, std::string>& generated, const fs::path& out,
+                     const fs::path& staged) {
+  for (const auto& [rel, content] : generated) {
     // A file identical to the one the previous build wrote is linked to it instead of written again:
     // most of a rebuild is unchanged, and creating hundreds of fresh inodes costs more than reading.
     fs::path previous = out / rel;
-    fs::path dest = staged.path() / rel;
+    fs::path dest = staged / rel;
     std::error_code ec;
     if (fs::file_size(previous, ec) == content.size() && !ec) {
       std::ifstream in(previous, std::ios::binary);
@@ -454,8 +477,11 @@ void write_site(const SiteFiles& files, const fs::path& out) {
     }
     output::write_file(dest, content);
   }
-  for (const auto& [rel, src] : files.copied) {
-    fs::path dest = staged.path() / rel;
+}
+
+void write_copied(const std::map<std::string, fs::path>& copied, const fs::path& staged) {
+  for (const auto& [rel, src] : copied) {
+    fs::path dest = staged / rel;
     fs::create_directories(dest.parent_path());
     // Figures are linked rather than copied when the output is on the same file system: the site
     // does not modify them, and an editor that saves a figure writes a new file anyway.
@@ -463,7 +489,77 @@ void write_site(const SiteFiles& files, const fs::path& out) {
     fs::create_hard_link(src, dest, ec);
     if (ec) fs::copy_file(src, dest, fs::copy_options::overwrite_existing);
   }
+}
+
+std::size_t count_pages(const std::map<std::string, std::string>& generated) {
+  std::size_t pages = 0;
+  for (const auto& [rel, content] : generated) pages += rel.ends_with(".html");
+  return pages;
+}
+
+}  // namespace
+
+void write_site(const SiteFiles& files, const fs::path& out) {
+  output::StagedDir staged(out);
+  write_generated(files.generated, out, staged.path());
+  write_copied(files.copied, staged.path());
   staged.commit();
+}
+
+struct SiteWriter::State {
+  State(const book::Book& book, const filters::Resolution& resolution, const SiteOptions& options,
+        Diagnostics& diags, const fs::path& out)
+      : options(options),
+        renderer(book, resolution, this->options, diags),
+        diags(diags),
+        out(out),
+        staged(out),
+        shown("site", "pages",
+              [&] {
+                std::size_t pages = 0;
+                for (const auto& eb : book.editions) pages += eb.chapters.size();
+                return pages;
+              }()),
+        book(book) {}
+  SiteOptions options;  // the renderer's, kept here
+  Renderer renderer;
+  Diagnostics& diags;
+  fs::path out;
+  output::StagedDir staged;
+  ProgressCount shown;
+  const book::Book& book;
+  std::size_t pages = 0;
+};
+
+SiteWriter::SiteWriter(const book::Book& book, const filters::Resolution& resolution,
+                       const SiteOptions& options, Diagnostics& diags, const fs::path& out)
+    : state_(std::make_unique<State>(book, resolution, options, diags, out)) {
+  state_->renderer.begin();
+  state_->renderer.show_pages(&state_->shown);
+}
+
+SiteWriter::~SiteWriter() = default;
+
+void SiteWriter::add_edition(std::size_t edition) {
+  auto& files = state_->renderer.files();
+  state_->renderer.render_edition(state_->book.editions.at(edition));
+  state_->pages += count_pages(files.generated);
+  write_generated(files.generated, state_->out, state_->staged.path());
+  files.generated.clear();
+}
+
+SiteSummary SiteWriter::finish() {
+  state_->renderer.show_pages(nullptr);
+  state_->renderer.end();
+  auto& files = state_->renderer.files();
+  SiteSummary summary{state_->pages + count_pages(files.generated), files.search_index_bytes,
+                      files.search_query_bytes};
+  if (state_->diags.has_errors()) return summary;  // the staged folder is removed, the site kept
+  write_generated(files.generated, state_->out, state_->staged.path());
+  write_copied(files.copied, state_->staged.path());
+  state_->staged.commit();
+  summary.written = true;
+  return summary;
 }
 
 namespace {

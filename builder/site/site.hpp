@@ -1,10 +1,12 @@
 // The website writer: one HTML page per chapter and edition, a home page per edition, a 404 page, a
 // sitemap, the search index and the static assets. The site is rendered in memory, then written:
-// all at once through a staged folder (`bookbuild site`), or only the files that changed (serve).
+// an edition at a time through a staged folder (`bookbuild site`, SiteWriter), or only the files
+// that changed (serve, which keeps the whole site in memory).
 #pragma once
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +57,33 @@ bool is_search_file(const std::string& rel);
 
 // Writes a rendered site into `out` through a staged folder swapped in at the end.
 void write_site(const SiteFiles& files, const std::filesystem::path& out);
+
+struct SiteSummary {
+  std::size_t pages = 0;                                  // HTML pages
+  std::map<std::string, std::size_t> search_index_bytes;  // as in SiteFiles
+  std::map<std::string, std::size_t> search_query_bytes;
+  bool written = false;  // swapped in (no errors)
+};
+
+// render_site and write_site for a book loaded one edition at a time (book::book_outline, then
+// load_edition): each edition's pages and search index are rendered while its trees are loaded and
+// written at once into the staged folder of `out`, so that no more than one edition's pages is in
+// memory. finish() adds the pages that span the editions (404, sitemap) and the copied files, and
+// swaps the folder in unless `diags` holds errors. The files are those render_site gives.
+class SiteWriter {
+ public:
+  SiteWriter(const book::Book& book, const filters::Resolution& resolution, const SiteOptions& options,
+             Diagnostics& diags, const std::filesystem::path& out);
+  ~SiteWriter();
+  SiteWriter(const SiteWriter&) = delete;
+  SiteWriter& operator=(const SiteWriter&) = delete;
+  void add_edition(std::size_t edition);  // book.editions[edition] is loaded
+  SiteSummary finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Writes only what differs from `previous` into the live folder `out` (each file atomically) and
 // removes files that are gone. Returns the relative paths of the HTML pages that changed; with

@@ -1,5 +1,9 @@
 // The site of the two-edition fixture book: what a reader would look for on the pages.
 #include "site/site.hpp"
+
+#include <map>
+#include <optional>
+
 #include "book/book.hpp"
 #include "book/config.hpp"
 #include "book/output_names.hpp"
@@ -48,6 +52,97 @@ TEST(Site, EveryEditionHasHomeChaptersAnd404AndSitemap) {
   EXPECT_TRUE(b->files.copied.count("img/bw.svg"));
   EXPECT_TRUE(b->files.copied.count("en/img/bw.svg"));
   EXPECT_TRUE(b->files.copied.count("assets/book.css"));
+}
+
+// Every file under `dir`, by relative path, with its bytes.
+std::map<std::string, std::string> files_under(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& f : fs::recursive_directory_iterator(dir))
+    if (f.is_regular_file()) out[fs::relative(f.path(), dir).generic_string()] = test::read_file(f.path());
+  return out;
+}
+
+// `bookbuild site` reads, resolves and writes one edition at a time (SiteWriter): the site must be the
+// one rendered from the whole book, while no more than one edition's trees is loaded at any time.
+TEST(Site, WrittenOneEditionAtATimeIsTheSiteOfTheWholeBook) {
+  const fs::path root = test::fixtures() / "books" / "mini";
+  auto whole = build(root);
+  ASSERT_FALSE(whole->diags.has_errors());
+  test::TempDir out;
+  write_site(whole->files, out.path / "whole");
+
+  Diagnostics diags;
+  auto cfg = book::load_config(root, diags);
+  ASSERT_TRUE(cfg);
+  book::Book book = book::book_outline(std::move(*cfg), diags);
+  ASSERT_EQ(book.editions.size(), whole->book.editions.size());
+  filters::Resolution r = filters::begin_resolution(book);
+  SiteOptions o;
+  o.figure_cache = fs::temp_directory_path() / "bb-site-test-figures";
+  std::optional<SiteWriter> writer;
+  writer.emplace(book, r, o, diags, out.path / "by-edition");
+  for (std::size_t e = 0; e < book.editions.size(); ++e) {
+    book::load_edition(book, e, diags);
+    filters::resolve_edition(book, e, r, diags);
+    for (std::size_t f = 0; f < book.editions.size(); ++f)
+      for (const auto& c : book.editions[f].chapters) {
+        EXPECT_EQ(c.root.children.empty(), f != e) << book.editions[f].edition.id << " " << c.key;
+        // A title is known once its chapter was loaded, and kept after its tree is dropped.
+        EXPECT_EQ(c.title, f <= e ? whole->book.editions[f].chapter(c.key)->title : "");
+      }
+    writer->add_edition(e);
+    book::unload_edition(book, e);
+    EXPECT_FALSE(book.editions[e].chapters.front().title.empty());
+  }
+  filters::finish_resolution(book, r, diags);
+  EXPECT_FALSE(diags.has_errors());
+  EXPECT_EQ(r.bindings.size(), whole->resolution.bindings.size());
+  EXPECT_EQ(r.ids, whole->resolution.ids);
+  SiteSummary summary = writer->finish();
+  writer.reset();
+  EXPECT_TRUE(summary.written);
+  std::size_t pages = 0;
+  for (const auto& [rel, content] : whole->files.generated) pages += rel.ends_with(".html");
+  EXPECT_EQ(summary.pages, pages);
+  EXPECT_EQ(summary.search_index_bytes, whole->files.search_index_bytes);
+  auto a = files_under(out.path / "whole"), b = files_under(out.path / "by-edition");
+  EXPECT_GT(a.size(), 10u);
+  EXPECT_EQ(a.size(), b.size());
+  for (const auto& [rel, bytes] : a) {
+    auto it = b.find(rel);
+    ASSERT_NE(it, b.end()) << rel;
+    EXPECT_TRUE(it->second == bytes) << rel << " differs";
+  }
+}
+
+// An error found while the editions are written (here, after the last one) leaves the previous site
+// in place and no staged folder behind.
+TEST(Site, WrittenOneEditionAtATimeNothingIsSwappedInAfterAnError) {
+  const fs::path root = test::fixtures() / "books" / "mini";
+  test::TempDir out;
+  test::write_file(out.path / "site" / "index.html", "the previous build");
+  Diagnostics diags;
+  auto cfg = book::load_config(root, diags);
+  ASSERT_TRUE(cfg);
+  book::Book book = book::book_outline(std::move(*cfg), diags);
+  filters::Resolution r = filters::begin_resolution(book);
+  SiteOptions o;
+  o.figure_cache = fs::temp_directory_path() / "bb-site-test-figures";
+  {
+    SiteWriter writer(book, r, o, diags, out.path / "site");
+    for (std::size_t e = 0; e < book.editions.size(); ++e) {
+      book::load_edition(book, e, diags);
+      filters::resolve_edition(book, e, r, diags);
+      writer.add_edition(e);
+      book::unload_edition(book, e);
+    }
+    diags.error({root / "book.toml", 1, 1}, "a problem found last");
+    EXPECT_FALSE(writer.finish().written);
+  }
+  EXPECT_EQ(test::read_file(out.path / "site" / "index.html"), "the previous build");
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& f : fs::directory_iterator(out.path)) ++entries;
+  EXPECT_EQ(entries, 1u);  // only site/: the staged sibling is gone
 }
 
 TEST(Site, LanguageSwitcherLeadsToTheSameChapterWithAlternates) {

@@ -170,6 +170,33 @@ TEST(Cli, FailedSiteBuildLeavesNoHalfWrittenOutput) {
   fs::remove_all(out);
 }
 
+// The book is read and written one edition at a time (docs/pipeline.md): an error in the second
+// edition holds back that edition's LaTeX, the EPUBs and the site — each all-or-nothing as before —
+// while the first edition's LaTeX, clean on its own, is written.
+TEST(Cli, AnErrorInOneEditionHoldsBackWhatItWouldSpoil) {
+  test::TempDir tmp("bb-cli-edition-error");
+  fs::copy(test::fixtures() / "books" / "mini", tmp.path / "book", fs::copy_options::recursive);
+  std::ofstream(tmp.path / "book" / "book-en" / "chapter01.md", std::ios::app)
+      << "\n## Twice {#sec:twice}\n\n## Twice again {#sec:twice}\n";
+  const std::string args =
+      "--book '" + (tmp.path / "book").string() + "' -q --out '" + (tmp.path / "out").string() + "' ";
+  auto latex = test::run_command("'" BOOKBUILD_EXE "' " + args + "latex");
+  EXPECT_EQ(latex.exit_code, 1);
+  EXPECT_NE(latex.err.find("chapter01.md"), std::string::npos) << latex.err;
+  EXPECT_TRUE(fs::exists(tmp.path / "out" / "latex" / "zh" / "book.tex"));
+  EXPECT_FALSE(fs::exists(tmp.path / "out" / "latex" / "en"));
+  for (const char* job : {"epub --all", "site"}) {
+    auto r = test::run_command("'" BOOKBUILD_EXE "' " + args + job);
+    EXPECT_EQ(r.exit_code, 1) << job;
+  }
+  EXPECT_FALSE(fs::exists(tmp.path / "out" / "epub"));
+  EXPECT_FALSE(fs::exists(tmp.path / "out" / "site"));
+  for (const auto& f : fs::directory_iterator(tmp.path / "out")) {  // no staged folder left behind
+    const std::string name = f.path().filename().string();
+    EXPECT_TRUE(name == ".cache" || !name.starts_with(".")) << f.path();
+  }
+}
+
 // The XML and highlighting modules (figures/modules.hpp) are loaded by the runs that need them only:
 // with both pointing nowhere, the version and the LaTeX and site of a book without code blocks still
 // build, while the site check, which parses pages, stops on the module it cannot load.
