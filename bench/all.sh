@@ -118,7 +118,9 @@ table() {  # table KIND: the table of bookbuild's KIND runs against the peers
 
 echo "warm: median of $runs interleaved rounds (output folder and figure cache from the previous run)"
 table warm
-echo
-echo "cold: median of $cold_runs rounds from an empty output folder (no figure cache); peers as above"
-table cold
+if ((cold_runs > 0)); then  # COLD=0: warm rounds only
+  echo
+  echo "cold: median of $cold_runs rounds from an empty output folder (no figure cache); peers as above"
+  table cold
+fi
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end ($(date -u '+%Y-%m-%d %H:%M UTC'))"
