@@ -2,6 +2,8 @@
 // <out>/latex/<edition>/ (see docs/latex.md).
 #include <CLI/CLI.hpp>
 
+#include <vector>
+
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "highlight/highlight.hpp"
@@ -15,12 +17,20 @@ void define_latex_command(CLI::App* sub, Context& ctx) {
   sub->callback([&ctx, editions] {
     BookSession s;
     use_highlight_cache(ctx);
-    // One edition at a time: each is written when it has no errors, and dropped before the next is read.
+    // One edition at a time: each is written aside while its trees are loaded, and every edition
+    // is swapped in at the end, only when the whole book had no errors.
+    std::vector<latex::StagedLatex> staged;
+    const latex::BuildOptions options{ctx.global.out_dir, ctx.global.quiet};
     bool loaded = s.load_each(ctx, *editions, [&](std::size_t e) {
-      if (s.edition_clean)
-        latex::build_latex(*s.book, s.book->editions[e], {ctx.global.out_dir, ctx.global.quiet}, s.diags);
+      if (s.diags.has_errors()) return;  // nothing will be swapped in
+      if (auto st = latex::stage_latex(*s.book, s.book->editions[e], options, s.diags))
+        staged.push_back(std::move(*st));
     });
-    if (loaded && !s.diags.has_errors()) highlight::save_cache();
+    if (loaded && !s.diags.has_errors()) {
+      for (auto& st : staged) latex::commit_latex(st, options);
+      highlight::save_cache();
+    }
+    staged.clear();  // what was written aside and not swapped in is removed
     ctx.exit_code = s.report(ctx);
   });
 }

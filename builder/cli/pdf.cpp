@@ -18,12 +18,13 @@ void define_pdf_command(CLI::App* sub, Context& ctx) {
     latex::require_xelatex();
     BookSession s;
     use_highlight_cache(ctx);
-    // One edition at a time: each is written when it has no errors, and dropped before the next is read.
-    bool loaded = s.load_each(ctx, *editions, [&](std::size_t e) {
-      if (s.edition_clean)
-        latex::build_pdf(*s.book, s.book->editions[e], {ctx.global.out_dir, ctx.global.quiet}, s.diags);
-    });
-    if (loaded && !s.diags.has_errors()) highlight::save_cache();
+    // The whole book at once, not one edition at a time: nothing is typeset while any edition has
+    // errors, and XeLaTeX, not the trees, is what a PDF build waits for.
+    if (s.load(ctx, *editions) && !s.diags.has_errors()) {
+      for (const auto& eb : s.book->editions)
+        latex::build_pdf(*s.book, eb, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
+      if (!s.diags.has_errors()) highlight::save_cache();
+    }
     ctx.exit_code = s.report(ctx);
   });
 }

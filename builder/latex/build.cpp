@@ -14,24 +14,37 @@ namespace bb::latex {
 
 namespace fs = std::filesystem;
 
-std::optional<LatexBook> build_latex(const book::Book& book, const book::EditionBook& eb,
-                                     const BuildOptions& options, Diagnostics& diags) {
+std::optional<StagedLatex> stage_latex(const book::Book& book, const book::EditionBook& eb,
+                                       const BuildOptions& options, Diagnostics& diags) {
   fs::path target = options.out / "latex" / eb.edition.id;
-  output::StagedDir staged(target);
+  StagedLatex s;
+  s.staged = std::make_unique<output::StagedDir>(target);
+  s.edition = eb.edition.id;
+  s.chapters = eb.chapters.size();
   std::size_t errors = diags.error_count();
-  LatexBook result =
-      write_latex_book(book, eb, staged.path(), diags, output::cache_dir(options.out) / "figures");
+  s.result = write_latex_book(book, eb, s.staged->path(), diags, output::cache_dir(options.out) / "figures");
   if (diags.error_count() > errors) return std::nullopt;
   for (const char* aux : {"book.aux", "book.toc", "book.out"}) {
     std::error_code ec;
-    if (fs::exists(target / aux)) fs::copy_file(target / aux, staged.path() / aux, ec);
+    if (fs::exists(target / aux)) fs::copy_file(target / aux, s.staged->path() / aux, ec);
   }
-  staged.commit();
-  result.tex = target / kTexName;
+  return s;
+}
+
+LatexBook commit_latex(StagedLatex& s, const BuildOptions& options) {
+  s.staged->commit();
+  s.result.tex = s.staged->target() / kTexName;
   if (!options.quiet)
-    std::cerr << "latex: " << eb.edition.id << ": " << result.tex.string() << " (" << eb.chapters.size()
-              << " chapters, " << result.figures << " figures)\n";
-  return result;
+    std::cerr << "latex: " << s.edition << ": " << s.result.tex.string() << " (" << s.chapters
+              << " chapters, " << s.result.figures << " figures)\n";
+  return s.result;
+}
+
+std::optional<LatexBook> build_latex(const book::Book& book, const book::EditionBook& eb,
+                                     const BuildOptions& options, Diagnostics& diags) {
+  auto staged = stage_latex(book, eb, options, diags);
+  if (!staged) return std::nullopt;
+  return commit_latex(*staged, options);
 }
 
 std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBook& eb,

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"
 #include "latex/book_tex.hpp"
+#include "output/staging.hpp"
 
 namespace bb::latex {
 
@@ -21,6 +24,19 @@ struct BuildOptions {
 // folder as it was) when there were errors.
 std::optional<LatexBook> build_latex(const book::Book& book, const book::EditionBook& edition,
                                      const BuildOptions& options, Diagnostics& diags);
+
+// build_latex in two steps, for a book written one edition at a time (`bookbuild latex`): the
+// edition's folder is written aside while its trees are loaded, and swapped in later, once the whole
+// book is known to have no errors. Dropping a StagedLatex removes the folder written aside.
+struct StagedLatex {
+  std::unique_ptr<output::StagedDir> staged;
+  LatexBook result;
+  std::string edition;
+  std::size_t chapters = 0;
+};
+std::optional<StagedLatex> stage_latex(const book::Book& book, const book::EditionBook& edition,
+                                       const BuildOptions& options, Diagnostics& diags);
+LatexBook commit_latex(StagedLatex& staged, const BuildOptions& options);
 
 // build_latex, then XeLaTeX, then the PDF written atomically. Returns the PDF's path on success.
 std::optional<std::filesystem::path> build_pdf(const book::Book& book, const book::EditionBook& edition,
