@@ -109,6 +109,21 @@ std::optional<site::SiteFiles> build(const Context& ctx, const SiteCommand& opt,
   return files;
 }
 
+// What a finished `bookbuild site` prints: the time with writing (BOOKBUILD_TIMINGS), then, unless -q,
+// the pages written and the search index sizes.
+void report_written(const Context& ctx, std::chrono::steady_clock::time_point t0, std::size_t pages,
+                    const std::map<std::string, std::size_t>& index_bytes,
+                    const std::map<std::string, std::size_t>& query_bytes) {
+  const auto elapsed = std::chrono::steady_clock::now() - t0;
+  if (std::getenv("BOOKBUILD_TIMINGS"))
+    std::cerr << "  total with writing: " << std::chrono::duration<double, std::milli>(elapsed).count()
+              << " ms\n";
+  if (ctx.global.quiet) return;
+  std::cerr << "site: " << pages << " pages written to " << (ctx.global.out_dir / "site").string() << " in "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() << " ms\n";
+  print_search_sizes(index_bytes, query_bytes);
+}
+
 // `bookbuild site` without --serve: the book is read, resolved and rendered one edition at a time,
 // each edition's pages written into the staged site before the next is read (site::SiteWriter), so
 // that a large book is never held whole. Returns the exit code.
@@ -129,17 +144,7 @@ int build_by_edition(const Context& ctx, const SiteCommand& opt, std::chrono::st
     site::SiteSummary summary = writer->finish();
     if (summary.written) {
       highlight::save_cache();
-      if (std::getenv("BOOKBUILD_TIMINGS"))
-        std::cerr << "  total with writing: "
-                  << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
-                  << " ms\n";
-      if (!ctx.global.quiet) {
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
-                      .count();
-        std::cerr << "site: " << summary.pages << " pages written to " << out.string() << " in " << ms
-                  << " ms\n";
-        print_search_sizes(summary.search_index_bytes, summary.search_query_bytes);
-      }
+      report_written(ctx, t0, summary.pages, summary.search_index_bytes, summary.search_query_bytes);
     }
   }
   writer.reset();  // an unfinished staged folder is removed here
@@ -418,19 +423,9 @@ void define_site_command(CLI::App* sub, Context& ctx) {
     if (files) {
       site::write_site(*files, ctx.global.out_dir / "site");
       highlight::save_cache();
-      if (std::getenv("BOOKBUILD_TIMINGS"))
-        std::cerr << "  total with writing: "
-                  << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
-                  << " ms\n";
-      if (!ctx.global.quiet) {
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
-                      .count();
-        std::size_t pages = 0;
-        for (const auto& [rel, content] : files->generated) pages += rel.ends_with(".html");
-        std::cerr << "site: " << pages << " pages written to " << (ctx.global.out_dir / "site").string()
-                  << " in " << ms << " ms\n";
-        print_search_sizes(files->search_index_bytes, files->search_query_bytes);
-      }
+      std::size_t pages = 0;
+      for (const auto& [rel, content] : files->generated) pages += rel.ends_with(".html");
+      report_written(ctx, t0, pages, files->search_index_bytes, files->search_query_bytes);
     }
     ctx.exit_code = s.report(ctx);
     if (ctx.exit_code != 0 || !opt->serve) return;
