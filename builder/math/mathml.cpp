@@ -56,10 +56,18 @@ TexPosition position_in(std::string_view tex, std::size_t offset) {
 const MathResult& to_mathml_cached(const std::string& tex, bool display) {
   static std::mutex mutex;
   static std::map<std::pair<std::string, bool>, MathResult> cache;
+  std::pair<std::string, bool> key{tex, display};
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  // Converted without the lock, so that the chapters resolved on other threads do not wait for this
+  // formula; when two threads convert the same formula at once, the first to insert wins and the
+  // other's (equal) result is dropped.
+  MathResult result = to_mathml(tex, display);
   std::lock_guard lock(mutex);
-  auto [it, inserted] = cache.try_emplace({tex, display});
-  if (inserted) it->second = to_mathml(tex, display);
-  return it->second;  // std::map never moves its elements
+  // std::map never moves its elements: the reference stays valid.
+  return cache.try_emplace(std::move(key), std::move(result)).first->second;
 }
 
 }  // namespace bb::math
