@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "book/parse_store.hpp"
 #include "diag/parallel.hpp"
 #include "lang/language.hpp"
 #include "markdown/frontend.hpp"
@@ -79,21 +80,36 @@ bool check_chapter_file(const std::filesystem::path& path, Diagnostics& diags) {
   return std::filesystem::exists(st);
 }
 
+// Through the in-memory cache (`site --serve`), then the parse store on disk (parse_store.hpp), then
+// the front end; a parse is kept in both for the next build.
 doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags,
                        const markdown::Options& options, ParseCache* cache) {
-  if (!cache) return markdown::parse_file(path, diags, options);
+  const bool stored = parse_store_in_use();
+  if (!cache && !stored) return markdown::parse_file(path, diags, options);
   std::error_code ec;
-  auto mtime = std::filesystem::last_write_time(path, ec);
-  auto size = std::filesystem::file_size(path, ec);
-  if (auto hit = ec ? std::nullopt : cache->find(path, mtime, size)) {
-    for (auto& d : hit->diags) diags.add(std::move(d));
-    return std::move(hit->root);
+  std::filesystem::file_time_type mtime;
+  std::uintmax_t size = 0;
+  if (cache) {
+    mtime = std::filesystem::last_write_time(path, ec);
+    size = std::filesystem::file_size(path, ec);
+    if (auto hit = ec ? std::nullopt : cache->find(path, mtime, size)) {
+      for (auto& d : hit->diags) diags.add(std::move(d));
+      return std::move(hit->root);
+    }
   }
-  Diagnostics local;
-  ParseCache::Entry entry{mtime, size, markdown::parse_file(path, local, options), local.all()};
-  for (const auto& d : entry.diags) diags.add(d);
-  doc::Node root = entry.root;
-  if (!ec) cache->store(path, std::move(entry));
+  const std::optional<SourceId> id = stored ? source_id(path) : std::nullopt;
+  std::optional<StoredParse> parse = id ? load_parse(path, *id, options) : std::nullopt;
+  if (!parse) {
+    Diagnostics local;
+    parse.emplace();
+    parse->root = markdown::parse_file(path, local, options);
+    parse->diags = local.all();
+    if (id) store_parse(path, *id, options, *parse);
+  }
+  for (const auto& d : parse->diags) diags.add(d);
+  if (!cache || ec) return std::move(parse->root);
+  doc::Node root = parse->root;
+  cache->store(path, {mtime, size, std::move(parse->root), std::move(parse->diags)});
   return root;
 }
 

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "book/parse_store.hpp"
 #include "cli/calc_evaluator.hpp"
 #include "highlight/highlight.hpp"
 #include "output/staging.hpp"
@@ -42,8 +43,9 @@ void refuse_outputs_over_sources(const book::Config& config, const fs::path& out
 
 }  // namespace
 
-void use_highlight_cache(const Context& ctx) {
+void use_output_caches(const Context& ctx) {
   highlight::use_cache(output::cache_dir(ctx.global.out_dir) / "highlight.bin");
+  book::use_parse_store(output::cache_dir(ctx.global.out_dir) / "parsed");
 }
 
 namespace {

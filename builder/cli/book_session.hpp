@@ -14,9 +14,11 @@
 
 namespace bb::cli {
 
-// Makes code highlighting use the output folder's cache, <out>/.cache/highlight.bin (highlight::use_cache):
-// for the commands that render code blocks, which call highlight::save_cache() after a successful build.
-void use_highlight_cache(const Context& ctx);
+// Makes the commands that write outputs keep work in the output folder's cache for the next run:
+// code highlighting in <out>/.cache/highlight.bin (highlight::use_cache; they call
+// highlight::save_cache() after a successful build) and parsed chapters in <out>/.cache/parsed
+// (book::use_parse_store).
+void use_output_caches(const Context& ctx);
 
 // What `site --serve` keeps from one build to the next: parsed chapters (by file time), the calc
 // engine with its computed scenarios, and the repository revision.

@@ -47,7 +47,7 @@ void define_epub_command(CLI::App* sub, Context& ctx) {
       ->type_name("FILE");
   sub->callback([&ctx, opt] {
     BookSession s;
-    use_highlight_cache(ctx);
+    use_output_caches(ctx);
     std::vector<std::string> only = opt->all ? std::vector<std::string>{} : opt->editions;
     epub::EpubOptions o;
     o.out = ctx.global.out_dir / "epub";

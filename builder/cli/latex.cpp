@@ -16,7 +16,7 @@ void define_latex_command(CLI::App* sub, Context& ctx) {
   add_edition_option(sub, *editions);
   sub->callback([&ctx, editions] {
     BookSession s;
-    use_highlight_cache(ctx);
+    use_output_caches(ctx);
     // One edition at a time: each is written aside while its trees are loaded, and every edition
     // is swapped in at the end, only when the whole book had no errors.
     std::vector<latex::StagedLatex> staged;

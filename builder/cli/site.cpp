@@ -406,7 +406,7 @@ void define_site_command(CLI::App* sub, Context& ctx) {
   sub->add_flag("--with-downloads", opt->with_downloads,
                 "Build the PDF and EPUB of each edition first and link them from every page");
   sub->callback([&ctx, opt] {
-    use_highlight_cache(ctx);  // for the downloads, the site and every rebuild under --serve
+    use_output_caches(ctx);  // for the downloads, the site and every rebuild under --serve
     if (opt->with_downloads && !build_downloads(ctx, *opt)) {
       ctx.exit_code = 1;
       return;
