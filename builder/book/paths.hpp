@@ -4,8 +4,8 @@
 #pragma once
 
 #include <filesystem>
-#include <map>
 #include <string>
+#include <unordered_map>
 
 namespace bb::book {
 
@@ -38,8 +38,13 @@ class PathGuard {
   bool inside(const std::filesystem::path& p) const;
 
   std::filesystem::path root_;
-  std::map<std::filesystem::path, std::filesystem::path> dirs_;  // lexical folder → canonical folder
+  // Lexical folder → canonical folder, by the folder's bytes (both are normal forms).
+  std::unordered_map<std::string, std::filesystem::path> dirs_;
 };
+
+// path.lexically_normal(), computed on the bytes for an absolute path (without splitting it into
+// path components, several times faster); other paths go to lexically_normal() itself.
+std::filesystem::path lexically_normal(const std::filesystem::path& path);
 
 // Whether a relative output path (an edition's site-path, a file name) stays inside the folder it is
 // relative to: not absolute, no `..` component, no backslash, no NUL, no drive letter.

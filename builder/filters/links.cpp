@@ -139,7 +139,7 @@ class LinkResolver {
       case UrlKind::Relative: break;
     }
     auto [path, frag, has_frag] = text::split_url(n.url());
-    fs::path lexical = (c_.path.parent_path() / text::percent_decode(path)).lexically_normal();
+    fs::path lexical = book::lexically_normal(c_.path.parent_path() / text::percent_decode(path));
     if (auto it = chapter_of_.find(lexical); it != chapter_of_.end()) return to_chapter(n, it->second, frag);
     auto confined = guard_.confine(lexical);
     if (!confined.ok()) {

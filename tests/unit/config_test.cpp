@@ -209,5 +209,42 @@ TEST(PathGuard, OneGuardForManyPathsRefusesEveryWayOut) {
   }
 }
 
+// The guard compares the bytes of normal forms: a sibling folder whose name starts with the book's
+// (`book-other` next to `book`) is outside, and so is everything else whether the root was given
+// with a trailing slash or not.
+TEST(PathGuard, ASiblingWithTheBooksNameAsPrefixIsOutside) {
+  test::TempDir t("bb-guard-prefix");
+  fs::create_directories(t.path / "book" / "a");
+  test::write_file(t.path / "book" / "a" / "img.png", "x");
+  test::write_file(t.path / "book-other" / "secret.png", "x");
+  for (const std::string& root : {(t.path / "book").string(), (t.path / "book").string() + "/"}) {
+    PathGuard guard(root);
+    EXPECT_EQ(guard.root(), fs::canonical(t.path / "book")) << root;
+    EXPECT_TRUE(guard.confine("a/img.png").ok()) << root;
+    EXPECT_TRUE(guard.confine("").ok()) << root;  // the root itself
+    EXPECT_FALSE(guard.confine("../book-other/secret.png").ok()) << root;
+    EXPECT_FALSE(guard.confine(t.path / "book-other" / "secret.png").ok()) << root;
+    EXPECT_FALSE(guard.confine(t.path / "book-other").ok()) << root;
+    EXPECT_FALSE(guard.confine("a/../../book-other/secret.png").ok()) << root;
+  }
+}
+
+// lexically_normal on the bytes gives what the standard library gives, for every shape of path.
+TEST(PathGuard, LexicallyNormalIsTheStandardLibrarys) {
+  const char* parts[] = {"a", "bc", ".", "..", "", "x.y", "...", "a b", "中文"};
+  std::uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int i = 0; i < 20000; ++i) {
+    std::string p = (next() >> 8) % 5 ? "/" : "";
+    const int n = static_cast<int>((next() >> 8) % 8);
+    for (int k = 0; k < n; ++k) {
+      if (k) p += (next() >> 8) % 6 ? "/" : "//";
+      p += parts[(next() >> 8) % std::size(parts)];
+    }
+    if ((next() >> 8) % 4 == 0) p += "/";
+    EXPECT_EQ(lexically_normal(p).native(), fs::path(p).lexically_normal().native()) << "path: " << p;
+  }
+}
+
 }  // namespace
 }  // namespace bb::book
