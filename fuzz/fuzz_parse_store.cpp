@@ -1,6 +1,6 @@
 // Fuzz target: the parse store's file (builder/book/parse_store.hpp), <out>/.cache/parsed/*.bin. Any
 // bytes read back as a stored parse give a tree or a miss, never a crash; and any Markdown, once parsed,
-// stored and read back, gives the same tree and the same diagnostics.
+// stored and read back, gives the same tree, diagnostics and converted formulas.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +10,7 @@
 #include "doc/tree.hpp"
 #include "fuzz_support.hpp"
 #include "markdown/frontend.hpp"
+#include "math/mathml.hpp"
 
 namespace {
 
@@ -42,6 +43,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   book::StoredParse parse;
   parse.root = markdown::parse(input, kSource, diags, options);
   parse.diags = diags.all();
+  doc::walk(parse.root, [&](const doc::Node& n) {
+    if ((n.kind == doc::Kind::InlineMath || n.kind == doc::Kind::DisplayMath) && parse.formulas.size() < 16)
+      parse.formulas.push_back({n.text, n.kind == doc::Kind::DisplayMath,
+                                math::to_mathml(n.text, n.kind == doc::Kind::DisplayMath)});
+  });
   const std::string bytes = book::encode_parse(kStamp, kSource, kId, options, parse);
   if (bytes.empty()) return 0;  // nested deeper than the store keeps
   auto back = book::decode_parse(bytes, kStamp, kSource, kId, options);
@@ -52,6 +58,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::check(back->diags[i].message == parse.diags[i].message &&
                 back->diags[i].loc.line == parse.diags[i].loc.line &&
                 back->diags[i].loc.col == parse.diags[i].loc.col);
+  fuzz::check(back->formulas.size() == parse.formulas.size());
+  for (std::size_t i = 0; i < parse.formulas.size(); ++i)
+    fuzz::check(back->formulas[i].tex == parse.formulas[i].tex &&
+                back->formulas[i].result.mathml == parse.formulas[i].result.mathml &&
+                back->formulas[i].result.errors.size() == parse.formulas[i].result.errors.size() &&
+                back->formulas[i].result.tag.has_value() == parse.formulas[i].result.tag.has_value());
   // A stored parse is only good for its own file id, executable and source.
   fuzz::check(!book::decode_parse(bytes, "stamp 2", kSource, kId, options));
   fuzz::check(!book::decode_parse(bytes, kStamp, kSource, book::SourceId{1, 2, 3, 5}, options));

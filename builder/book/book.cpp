@@ -2,11 +2,13 @@
 #include "book/book.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "book/parse_store.hpp"
 #include "diag/parallel.hpp"
 #include "lang/language.hpp"
 #include "markdown/frontend.hpp"
+#include "math/mathml.hpp"
 
 namespace bb::book {
 
@@ -104,7 +106,21 @@ doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags,
     parse.emplace();
     parse->root = markdown::parse_file(path, local, options);
     parse->diags = local.all();
-    if (id) store_parse(path, *id, options, *parse);
+    if (id) {
+      // The formula check converts every formula of the chapter anyway: here, on this chapter's
+      // thread, and kept with the tree for the next run.
+      std::set<std::pair<std::string, bool>> seen;
+      doc::walk(parse->root, [&](const doc::Node& n) {
+        if (n.kind != doc::Kind::InlineMath && n.kind != doc::Kind::DisplayMath) return;
+        const bool display = n.kind == doc::Kind::DisplayMath;
+        if (!seen.emplace(n.text, display).second) return;
+        parse->formulas.push_back({n.text, display, math::to_mathml_cached(n.text, display)});
+      });
+      store_parse(path, *id, options, *parse);
+      parse->formulas.clear();
+    }
+  } else {
+    for (auto& f : parse->formulas) math::remember_mathml(f.tex, f.display, std::move(f.result));
   }
   for (const auto& d : parse->diags) diags.add(d);
   if (!cache || ec) return std::move(parse->root);

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[4] = {'B', 'B', 'P', 'T'};
-constexpr std::uint32_t kFormat = 1;
+constexpr std::uint32_t kFormat = 2;
 // Deeper trees are parsed every time (the front end bounds nesting far below this).
 constexpr int kMaxDepth = 2000;
 // A stored parse larger than this is not read (a chapter's is a few times its Markdown).
@@ -335,6 +335,23 @@ std::string encode_parse(std::string_view stamp, const fs::path& source, const S
     body.text(d.check);
   }
   if (!encode_node(body, paths, parse.root, 0)) return {};
+  body.num(parse.formulas.size());
+  for (const auto& f : parse.formulas) {
+    body.text(f.tex);
+    body.u8(f.display ? 1 : 0);
+    body.text(f.result.mathml);
+    body.num(f.result.errors.size());
+    for (const auto& e : f.result.errors) {
+      body.num(e.offset);
+      body.text(e.message);
+    }
+    body.u8(f.result.tag ? (f.result.tag->starred ? 2 : 1) : 0);
+    if (f.result.tag) {
+      body.text(f.result.tag->text);
+      body.num(f.result.tag->begin);
+      body.num(f.result.tag->end);
+    }
+  }
   Writer w;
   put_header(w, stamp, source, id, options);
   w.num(paths.paths().size());
@@ -375,7 +392,34 @@ std::optional<StoredParse> decode_parse(std::string_view bytes, std::string_view
       return std::nullopt;
     diag.severity = static_cast<Severity>(severity);
   }
-  if (!d.node(out.root, 0) || !d.in.done()) return std::nullopt;
+  if (!d.node(out.root, 0) || !d.in.count(count)) return std::nullopt;
+  out.formulas.resize(count);
+  for (auto& f : out.formulas) {
+    std::uint8_t display = 0, tag = 0;
+    std::size_t errors = 0;
+    if (!d.in.text(f.tex) || !d.in.u8(display) || display > 1 || !d.in.text(f.result.mathml) ||
+        !d.in.count(errors))
+      return std::nullopt;
+    f.display = display == 1;
+    f.result.errors.resize(errors);
+    for (auto& e : f.result.errors) {
+      std::uint64_t offset = 0;
+      if (!d.in.num(offset) || offset > f.tex.size() || !d.in.text(e.message)) return std::nullopt;
+      e.offset = static_cast<std::size_t>(offset);
+    }
+    if (!d.in.u8(tag) || tag > 2) return std::nullopt;
+    if (tag) {
+      math::EquationTag t;
+      std::uint64_t begin = 0, end = 0;
+      if (!d.in.text(t.text) || !d.in.num(begin) || !d.in.num(end) || begin > end || end > f.tex.size())
+        return std::nullopt;
+      t.starred = tag == 2;
+      t.begin = static_cast<std::size_t>(begin);
+      t.end = static_cast<std::size_t>(end);
+      f.result.tag = std::move(t);
+    }
+  }
+  if (!d.in.done()) return std::nullopt;
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include "diag/diagnostics.hpp"
 #include "doc/tree.hpp"
 #include "markdown/frontend.hpp"
+#include "math/mathml.hpp"
 
 namespace bb::book {
 
@@ -32,9 +33,18 @@ struct SourceId {
 // The id of a regular file, or nullopt (missing, not a regular file).
 std::optional<SourceId> source_id(const std::filesystem::path& file);
 
+// A formula of the chapter and its conversion to MathML, which the formula check and the writers of
+// every later run would otherwise compute again (math/mathml.hpp: remember_mathml).
+struct StoredFormula {
+  std::string tex;
+  bool display = false;
+  math::MathResult result;
+};
+
 struct StoredParse {
   doc::Node root;
   std::vector<Diagnostic> diags;
+  std::vector<StoredFormula> formulas;
 };
 
 // Uses `dir` for the rest of the process (bookbuild epub, latex, pdf and site call it with their

@@ -53,9 +53,30 @@ TexPosition position_in(std::string_view tex, std::size_t offset) {
   return p;
 }
 
+namespace {
+
+struct Cache {
+  std::mutex mutex;
+  std::map<std::pair<std::string, bool>, MathResult> results;
+};
+
+Cache& cache_of_process() {
+  static Cache c;
+  return c;
+}
+
+}  // namespace
+
+void remember_mathml(const std::string& tex, bool display, MathResult result) {
+  Cache& c = cache_of_process();
+  std::lock_guard lock(c.mutex);
+  c.results.try_emplace({tex, display}, std::move(result));
+}
+
 const MathResult& to_mathml_cached(const std::string& tex, bool display) {
-  static std::mutex mutex;
-  static std::map<std::pair<std::string, bool>, MathResult> cache;
+  Cache& c = cache_of_process();
+  auto& mutex = c.mutex;
+  auto& cache = c.results;
   std::pair<std::string, bool> key{tex, display};
   {
     std::lock_guard lock(mutex);

@@ -42,6 +42,10 @@ MathResult to_mathml(std::string_view tex, bool display);
 // convert the same formulas, and `site --serve` converts them again on every change.
 const MathResult& to_mathml_cached(const std::string& tex, bool display);
 
+// Puts a result into that cache unless the formula is there already: a conversion done by an earlier
+// run (the parse store keeps each chapter's, book/parse_store.hpp), valid only for the same converter.
+void remember_mathml(const std::string& tex, bool display, MathResult result);
+
 // The `\tag{…}` of a display formula, or nullopt when it has none (or only an invalid one, which
 // to_mathml reports as an error). Uses the cache, so it costs nothing after the formula check.
 std::optional<EquationTag> equation_tag(const std::string& tex);

@@ -1,6 +1,7 @@
-// The parse store (book/parse_store.hpp): a stored parse reads back as the very tree and diagnostics
-// the front end gave, serves only its own file, executable and options, and damaged bytes are a miss;
-// through the CLI, a rebuild reads unchanged chapters back and parses changed ones.
+// The parse store (book/parse_store.hpp): a stored parse reads back as the very tree, diagnostics and
+// converted formulas the front end and the converter gave, serves only its own file, executable and options,
+// and damaged bytes are a miss; through the CLI, a rebuild reads unchanged chapters back and parses changed
+// ones.
 #include <fstream>
 
 #include "book/parse_store.hpp"
@@ -43,11 +44,17 @@ void expect_same_tree(const doc::Node& a, const doc::Node& b, const std::string&
     expect_same_tree(a.children[i], b.children[i], where + "/" + std::to_string(i));
 }
 
+// A fixture parsed, with its formulas converted, as the store keeps it.
 StoredParse parse_fixture(const fs::path& file, const markdown::Options& options = {}) {
   Diagnostics diags;
   StoredParse p;
   p.root = markdown::parse_file(file, diags, options);
   p.diags = diags.all();
+  doc::walk(p.root, [&](const doc::Node& n) {
+    if (n.kind == doc::Kind::InlineMath || n.kind == doc::Kind::DisplayMath)
+      p.formulas.push_back({n.text, n.kind == doc::Kind::DisplayMath,
+                            math::to_mathml(n.text, n.kind == doc::Kind::DisplayMath)});
+  });
   return p;
 }
 
@@ -59,10 +66,10 @@ std::vector<fs::path> markdown_fixtures() {
   return files;
 }
 
-TEST(ParseStore, EveryFixtureReadsBackAsTheSameTreeAndDiagnostics) {
+TEST(ParseStore, EveryFixtureReadsBackAsTheSameTreeDiagnosticsAndFormulas) {
   auto files = markdown_fixtures();
   ASSERT_GT(files.size(), 10u);
-  std::size_t diagnostics = 0;
+  std::size_t diagnostics = 0, formulas = 0, formula_errors = 0, tags = 0;
   for (const auto& file : files) {
     SCOPED_TRACE(file.string());
     StoredParse parse = parse_fixture(file);
@@ -80,9 +87,34 @@ TEST(ParseStore, EveryFixtureReadsBackAsTheSameTreeAndDiagnostics) {
       EXPECT_EQ(parse.diags[i].message, back->diags[i].message);
       EXPECT_EQ(parse.diags[i].check, back->diags[i].check);
     }
+    ASSERT_EQ(parse.formulas.size(), back->formulas.size());
+    for (std::size_t i = 0; i < parse.formulas.size(); ++i) {
+      const auto &a = parse.formulas[i], &b = back->formulas[i];
+      EXPECT_EQ(a.tex, b.tex);
+      EXPECT_EQ(a.display, b.display);
+      EXPECT_EQ(a.result.mathml, b.result.mathml);
+      ASSERT_EQ(a.result.errors.size(), b.result.errors.size());
+      for (std::size_t e = 0; e < a.result.errors.size(); ++e) {
+        EXPECT_EQ(a.result.errors[e].offset, b.result.errors[e].offset);
+        EXPECT_EQ(a.result.errors[e].message, b.result.errors[e].message);
+      }
+      ASSERT_EQ(a.result.tag.has_value(), b.result.tag.has_value());
+      if (a.result.tag) {
+        EXPECT_EQ(a.result.tag->text, b.result.tag->text);
+        EXPECT_EQ(a.result.tag->starred, b.result.tag->starred);
+        EXPECT_EQ(a.result.tag->begin, b.result.tag->begin);
+        EXPECT_EQ(a.result.tag->end, b.result.tag->end);
+      }
+      formula_errors += a.result.errors.size();
+      tags += a.result.tag.has_value();
+    }
+    formulas += parse.formulas.size();
     diagnostics += parse.diags.size();
   }
   EXPECT_GT(diagnostics, 0u);  // the fixtures with problems in them were among those stored
+  EXPECT_GT(formulas, 0u);     // and those with formulas, with errors and with \tag
+  EXPECT_GT(formula_errors, 0u);
+  EXPECT_GT(tags, 0u);
 }
 
 TEST(ParseStore, AStoredParseServesOnlyItsOwnFileExecutableAndOptions) {
