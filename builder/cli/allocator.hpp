@@ -7,10 +7,11 @@ namespace bb::cli {
 
 // What tune_allocator did, for tests and BOOKBUILD_TIMINGS.
 struct HeapSetup {
-  bool tuned = false;            // false under the sanitizers (their allocator is their own) and with
-                                 // BOOKBUILD_DEFAULT_MALLOC=1
-  char* advised = nullptr;       // start of the heap range marked for transparent huge pages
-  std::size_t advised_size = 0;  // its length (0 when the kernel refused or the heap could not grow)
+  bool tuned = false;              // false under the sanitizers (their allocator is their own) and with
+                                   // BOOKBUILD_DEFAULT_MALLOC=1
+  char* advised = nullptr;         // start of the heap range marked for transparent huge pages
+  std::size_t advised_size = 0;    // its length (0 when the kernel refused or the heap could not grow)
+  std::size_t populated_size = 0;  // the 4 KiB pages below `advised` populated at once (0: refused)
 };
 
 // Called first thing in main(). One heap (arena) for every thread, memory kept by the process instead

@@ -1,7 +1,9 @@
 // The heap's setup at start-up (cli/allocator.cpp): one arena, large blocks from the heap, the heap
-// marked for transparent huge pages.
+// marked for transparent huge pages, the pages below its first huge-page boundary populated at once.
 #include <gtest/gtest.h>
 #include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cli/allocator.hpp"
 
@@ -71,6 +74,17 @@ TEST(Allocator, OneArenaLargeBlocksFromTheHeapAndHugePages) {
   EXPECT_NE(vm_flags_of(heap.advised).find(" hg"), std::string::npos) << vm_flags_of(heap.advised);
   // Once per process.
   EXPECT_EQ(cli::tune_allocator().advised, heap.advised);
+
+  // The 4 KiB pages below the first huge-page boundary were populated at once: all resident.
+  if (heap.populated_size == 0) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE (before 5.14)";
+  EXPECT_LE(heap.populated_size, std::size_t{2} << 20);
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  EXPECT_EQ(heap.populated_size % page, 0u);
+  std::vector<unsigned char> resident(heap.populated_size / page);
+  ASSERT_EQ(mincore(heap.advised - heap.populated_size, heap.populated_size, resident.data()), 0);
+  std::size_t missing = 0;
+  for (unsigned char r : resident) missing += !(r & 1);
+  EXPECT_EQ(missing, 0u) << "of " << resident.size() << " pages";
 }
 
 }  // namespace
