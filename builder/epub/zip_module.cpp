@@ -47,11 +47,19 @@ std::pair<zip_uint16_t, zip_uint16_t> dos_time(std::time_t t) {
   return {time, date};
 }
 
-// Raw deflate (no zlib header), as ZIP entries hold it.
-std::string deflate_raw(const std::string& in) {
+// Raw deflate (no zlib header), as ZIP entries hold it. The window and the hash table are sized to
+// the entry: zlib allocates and clears them at every deflateInit2 (~130 k instructions with the
+// default 32 KiB window and 8 of memLevel), which for the small entries an EPUB is full of (figures,
+// package files) cost more than compressing them. A window at least as long as the input finds the
+// same distances; the smaller hash table may find slightly different matches (zlib's manual,
+// deflateInit2: windowBits 9..15, memLevel 1..9).
+std::string deflate_raw(std::string_view in) {
+  int window_bits = 9;
+  while (window_bits < MAX_WBITS && (std::size_t{1} << window_bits) < in.size()) ++window_bits;
+  const int mem_level = std::clamp(window_bits - 7, 1, 8);
   z_stream z{};
-  if (deflateInit2(&z, static_cast<int>(kDeflateLevel), Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
-      Z_OK)
+  if (deflateInit2(&z, static_cast<int>(kDeflateLevel), Z_DEFLATED, -window_bits, mem_level,
+                   Z_DEFAULT_STRATEGY) != Z_OK)
     throw std::runtime_error("cannot start deflate");
   std::string out(deflateBound(&z, in.size()), '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
@@ -121,7 +129,7 @@ std::string write_archive(const bookbuild_zip_entry* entries, std::size_t count,
     for (std::size_t i; (i = next++) < count;) {
       if (!entries[i].compress) continue;
       auto p = std::make_unique<Precompressed>();
-      std::string d(entries[i].data, entries[i].size);
+      std::string_view d(entries[i].data, entries[i].size);
       p->deflated = deflate_raw(d);
       p->size = d.size();
       p->crc = static_cast<zip_uint32_t>(
