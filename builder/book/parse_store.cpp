@@ -12,6 +12,8 @@
 #include <map>
 #include <mutex>
 
+#include "text/digest.hpp"
+
 namespace bb::book {
 
 namespace fs = std::filesystem;
@@ -36,21 +38,9 @@ static_assert(sizeof(doc::Node::Extra) == sizeof(std::vector<std::string>) +
               "doc::Node::Extra changed: update encode_node and decode_node");
 
 // A checksum against a damaged or truncated file (not against tampering: the file is the output
-// folder's own, and a forged one could only describe some other Markdown). 64-bit words, multiply
-// and rotate: a fraction of a cycle per byte, where SHA-256 would cost more than the parse saves.
+// folder's own, and a forged one could only describe some other Markdown).
 std::uint64_t checksum(std::string_view s) {
-  constexpr std::uint64_t k = 0x9E3779B97F4A7C15ULL;
-  std::uint64_t h = 0x243F6A8885A308D3ULL ^ s.size();
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = (h ^ w) * k;
-    h ^= h >> 29;
-  }
-  for (; i < s.size(); ++i) h = (h ^ static_cast<std::uint8_t>(s[i])) * k;
-  h ^= h >> 32;
-  return h * k;
+  return text::checksum64(s);
 }
 
 class Writer {
