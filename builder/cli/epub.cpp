@@ -52,6 +52,7 @@ void define_epub_command(CLI::App* sub, Context& ctx) {
     epub::EpubOptions o;
     o.out = ctx.global.out_dir / "epub";
     o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
+    o.archive_cache = output::cache_dir(ctx.global.out_dir) / "epub";
     o.name = opt->name;
     if (!opt->cover.empty()) o.cover = std::filesystem::absolute(opt->cover);
     o.math = math_renderer();

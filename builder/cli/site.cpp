@@ -59,6 +59,7 @@ bool build_downloads(const Context& ctx, const SiteCommand& opt) {
     epub::EpubOptions o;
     o.out = ctx.global.out_dir / "epub";
     o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
+    o.archive_cache = output::cache_dir(ctx.global.out_dir) / "epub";
     o.quiet = ctx.global.quiet;
     o.repository = s.resolution.repository;
     o.math = [](const doc::Node& n, Diagnostics&) {

@@ -3,7 +3,10 @@
 // documents, and zips it all in a fixed order with fixed timestamps.
 #include "epub/epub.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -18,6 +21,7 @@
 #include "epub/package.hpp"
 #include "epub/zip.hpp"
 #include "figures/figures.hpp"
+#include "figures/modules.hpp"
 #include "lang/language.hpp"
 #include "output/staging.hpp"
 #include "text/digest.hpp"
@@ -300,11 +304,91 @@ std::vector<EpubFile> build_files(const book::Book& book, const book::EditionBoo
   return build_edition(book, edition, std::move(roots), options, source_time_of(book, options), diags);
 }
 
-std::string zip_files(std::vector<EpubFile> files, std::time_t modified) {
+std::string zip_files(std::vector<EpubFile> files, std::time_t modified, std::string_view earlier) {
   ZipWriter zip;
-  for (auto& f : files) zip.add(f.name, std::move(f.data), f.compress);
-  return zip.finish(modified);
+  for (auto& f : files) zip.add(f.name, std::move(f.data), f.compress, f.unchanged);
+  return zip.finish(modified, earlier);
 }
+
+namespace {
+
+// The earlier archive. Deflating the text is most of an EPUB's cost, and a warm build's entries are
+// mostly the bytes they were. <archive_cache>/<name>.id records, after each EPUB is written, the ZIP
+// module's and the EPUB's identities (device, inode, size, modification time), the EPUB's
+// text::checksum64, and each entry's size and checksum. The next build offers that EPUB to the ZIP module,
+// marking the entries whose size and checksum are unchanged; the module keeps their deflate streams when the
+// earlier entry's size and CRC-32 agree too (so a stream is reused only for bytes that match on size, a
+// 64-bit checksum and a CRC-32). Only an EPUB this very module wrote and nobody touched since is offered:
+// another zlib or level would compress the same bytes differently, and a warm build must give the
+// same bytes as a clean one. An EPUB that comes out byte for byte as it was is not written again.
+constexpr std::size_t kMaxEarlierBytes = std::size_t{256} << 20;
+constexpr std::size_t kMaxRecordBytes = std::size_t{16} << 20;
+
+std::string identity_of(const fs::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) +
+         ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+// The record's head for the EPUB at `epub` as it is now, holding `bytes`; "" when either file cannot
+// be examined. The bytes' checksum catches what the identity cannot: a file changed in place with
+// its size and time kept.
+std::string record_head(const fs::path& epub, std::string_view bytes) {
+  const std::string module = identity_of(figures::module_path(figures::Module::Zip));
+  const std::string archive = identity_of(epub);
+  if (module.empty() || archive.empty()) return {};
+  char sum[24];
+  std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(text::checksum64(bytes)));
+  return "bookbuild epub archive 1\nzip module " + module + "\narchive " + archive + " " + sum + "\n";
+}
+
+// One line per entry: "<size> <checksum, 16 hex digits> <name>".
+std::string entry_line(const EpubFile& f) {
+  char head[48];
+  std::snprintf(head, sizeof head, "%zu %016llx ", f.data.size(),
+                static_cast<unsigned long long>(text::checksum64(f.data)));
+  return head + f.name + "\n";
+}
+
+fs::path record_file(const EpubOptions& options, const fs::path& epub) {
+  return options.archive_cache / (epub.filename().string() + ".id");
+}
+
+std::string read_at_most(const fs::path& file, std::size_t limit) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  if (ec || size > limit) return {};
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return {};
+  return bytes;
+}
+
+struct EarlierArchive {
+  std::string bytes;              // "" = none to offer
+  std::set<std::string> entries;  // the record's entry lines, as entry_line() writes them
+};
+
+EarlierArchive earlier_archive(const EpubOptions& options, const fs::path& epub) {
+  EarlierArchive earlier;
+  if (options.archive_cache.empty()) return earlier;
+  const std::string record = read_at_most(record_file(options, epub), kMaxRecordBytes);
+  if (record.empty()) return earlier;
+  std::string bytes = read_at_most(epub, kMaxEarlierBytes);
+  const std::string head = bytes.empty() ? std::string() : record_head(epub, bytes);
+  if (head.empty() || !record.starts_with(head)) return earlier;
+  for (std::size_t at = head.size(); at < record.size();) {
+    std::size_t end = record.find('\n', at);
+    if (end == std::string::npos) return earlier;  // cut short: not a record this build wrote
+    earlier.entries.emplace(record, at, end + 1 - at);
+    at = end + 1;
+  }
+  earlier.bytes = std::move(bytes);
+  return earlier;
+}
+
+}  // namespace
 
 std::time_t source_time(const book::Book& book, const EpubOptions& options) {
   return source_time_of(book, options);
@@ -317,7 +401,18 @@ EpubOutput render_epub(book::Book& book, book::EditionBook& eb, const EpubOption
   for (auto& c : eb.chapters) roots.push_back(std::move(c.root));
   auto files = build_edition(book, eb, std::move(roots), options, modified, diags);
   progress().status("epub " + eb.edition.id, "compressing");
-  return {options.out / (name + "-" + eb.edition.id + ".epub"), zip_files(std::move(files), modified)};
+  EpubOutput out{options.out / (name + "-" + eb.edition.id + ".epub"), {}, false, {}};
+  const EarlierArchive earlier = earlier_archive(options, out.path);
+  if (!options.archive_cache.empty()) {
+    for (auto& f : files) {
+      std::string line = entry_line(f);
+      f.unchanged = !earlier.bytes.empty() && earlier.entries.contains(line);
+      if (f.name.find('\n') == std::string::npos) out.entries += line;
+    }
+  }
+  out.bytes = zip_files(std::move(files), modified, earlier.bytes);
+  out.unchanged = !earlier.bytes.empty() && out.bytes == earlier.bytes;
+  return out;
 }
 
 std::vector<fs::path> write_epubs(const std::vector<EpubOutput>& outputs, const EpubOptions& options,
@@ -325,8 +420,18 @@ std::vector<fs::path> write_epubs(const std::vector<EpubOutput>& outputs, const 
   std::vector<fs::path> written;
   if (diags.has_errors()) return written;  // the previous EPUBs stay as they were
   output::create_output_dir(options.out);  // a clear error when --out cannot be written
-  for (const auto& [path, bytes] : outputs) {
-    output::write_file_atomic(path, bytes);
+  for (const auto& [path, bytes, unchanged, entries] : outputs) {
+    if (!unchanged) {
+      output::write_file_atomic(path, bytes);
+      if (!options.archive_cache.empty()) {
+        // Losing the record costs the next build time, not results: a failure here is not an error.
+        try {
+          const std::string head = record_head(path, bytes);
+          if (!head.empty()) output::write_file_atomic(record_file(options, path), head + entries);
+        } catch (const FatalError&) {
+        }
+      }
+    }
     written.push_back(path);
     if (!options.quiet) std::cerr << "epub: " << path.string() << " (" << bytes.size() / 1024 << " KiB)\n";
   }

@@ -31,9 +31,13 @@ MathMarkup tex_as_text(const doc::Node& math, Diagnostics& diags);
 struct EpubOptions {
   std::filesystem::path out;           // the folder the EPUBs are written to (<out>/epub)
   std::filesystem::path figure_cache;  // <out>/.cache/figures, shared with the site
-  std::string name;                    // file name stem; "" = book::output_name(config)
-  repo::Repository repository;         // the resolution's lookup: identifier, source time
-  std::filesystem::path cover;         // cover image; "" = <edition folder>/cover.{png,jpg,jpeg}, if any
+  // <out>/.cache/epub: what each EPUB written there was (epub.cpp, "The earlier archive"), so that
+  // the next build reuses its deflate streams and leaves it alone when its bytes come out the same.
+  // "" = neither.
+  std::filesystem::path archive_cache;
+  std::string name;             // file name stem; "" = book::output_name(config)
+  repo::Repository repository;  // the resolution's lookup: identifier, source time
+  std::filesystem::path cover;  // cover image; "" = <edition folder>/cover.{png,jpg,jpeg}, if any
   MathRenderer math = tex_as_text;
   std::optional<std::time_t> modified;  // overrides SOURCE_DATE_EPOCH and the commit time
   bool quiet = false;
@@ -44,14 +48,17 @@ struct EpubFile {
   std::string name;  // path inside the archive
   std::string data;
   bool compress = true;
+  bool unchanged = false;  // the same bytes as this entry of zip_files' `earlier` archive
 };
 
 // The archive entries of one edition's EPUB, `mimetype` first. Problems go to `diags`.
 std::vector<EpubFile> build_files(const book::Book& book, const book::EditionBook& edition,
                                   const EpubOptions& options, Diagnostics& diags);
 
-// The bytes of the EPUB for the given entries (all entries stamped with `modified`).
-std::string zip_files(std::vector<EpubFile> files, std::time_t modified);
+// The bytes of the EPUB for the given entries (all entries stamped with `modified`); `earlier`: an
+// archive the ZIP module wrote before, whose deflate streams are reused for the entries marked
+// unchanged.
+std::string zip_files(std::vector<EpubFile> files, std::time_t modified, std::string_view earlier = {});
 
 // Builds the EPUB of every loaded edition into options.out/<name>-<edition>.epub. Nothing is
 // written when there are errors; each file is replaced atomically. Returns the paths written.
@@ -66,6 +73,8 @@ std::vector<std::filesystem::path> build_epubs(book::Book book, const EpubOption
 struct EpubOutput {
   std::filesystem::path path;
   std::string bytes;
+  bool unchanged = false;  // the file at `path` is this build's, with these very bytes: not rewritten
+  std::string entries;     // each entry's size, checksum and name, for the archive cache's record
 };
 std::time_t source_time(const book::Book& book, const EpubOptions& options);
 EpubOutput render_epub(book::Book& book, book::EditionBook& edition, const EpubOptions& options,

@@ -12,7 +12,7 @@ namespace {
 // The module's functions, or nullptr with the reason in `error`.
 const bookbuild_zip_functions* functions(std::string& error) {
   auto fn = reinterpret_cast<bookbuild_zip_fn>(
-      figures::module_symbol(figures::Module::Zip, "bookbuild_zip", error));
+      figures::module_symbol(figures::Module::Zip, "bookbuild_zip_v2", error));
   return fn ? fn() : nullptr;
 }
 
@@ -22,21 +22,22 @@ void append(void* context, const char* data, std::size_t size) {
 
 }  // namespace
 
-void ZipWriter::add(const std::string& name, std::string data, bool compress) {
-  pending_.push_back({name, std::move(data), compress});
+void ZipWriter::add(const std::string& name, std::string data, bool compress, bool unchanged) {
+  pending_.push_back({name, std::move(data), compress, unchanged});
 }
 
-std::string ZipWriter::finish(std::time_t mtime) {
+std::string ZipWriter::finish(std::time_t mtime, std::string_view earlier) {
   std::string error;
   const bookbuild_zip_functions* zip = functions(error);
   if (!zip) throw FatalError(error);
   std::vector<bookbuild_zip_entry> entries;
   entries.reserve(pending_.size());
   for (const Pending& p : pending_)
-    entries.push_back({p.name.c_str(), p.data.data(), p.data.size(), p.compress});
+    entries.push_back({p.name.c_str(), p.data.data(), p.data.size(), p.compress, p.unchanged});
   std::string bytes;
   char message[512] = "";
-  if (zip->write(entries.data(), entries.size(), static_cast<long long>(mtime), append, &bytes, message,
+  if (zip->write(entries.data(), entries.size(), static_cast<long long>(mtime),
+                 earlier.empty() ? nullptr : earlier.data(), earlier.size(), append, &bytes, message,
                  sizeof message) != 0)
     throw FatalError(message);
   pending_.clear();

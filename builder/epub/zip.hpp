@@ -23,17 +23,21 @@ class ZipWriter {
   ZipWriter(const ZipWriter&) = delete;
   ZipWriter& operator=(const ZipWriter&) = delete;
 
-  // Adds an entry; `compress` = deflate, else stored (as the EPUB's `mimetype` must be).
-  void add(const std::string& name, std::string data, bool compress);
+  // Adds an entry; `compress` = deflate, else stored (as the EPUB's `mimetype` must be); `unchanged`:
+  // the caller knows the bytes to be those of the entry of this name in finish()'s `earlier` archive.
+  void add(const std::string& name, std::string data, bool compress, bool unchanged = false);
   // Deflates the entries (in parallel), closes the archive and returns its bytes. Timestamps are
-  // `mtime` as an MS-DOS UTC date. Throws FatalError when the module cannot be loaded or libzip fails.
-  std::string finish(std::time_t mtime);
+  // `mtime` as an MS-DOS UTC date. `earlier`: the bytes of an archive written before by this module
+  // (or empty), whose deflate streams are reused for the entries added as unchanged (when the earlier
+  // entry's size and CRC-32 agree). Throws FatalError when the module cannot be loaded or libzip fails.
+  std::string finish(std::time_t mtime, std::string_view earlier = {});
 
  private:
   struct Pending {
     std::string name;
     std::string data;
     bool compress;
+    bool unchanged;
   };
   std::vector<Pending> pending_;  // added to the archive, in order, by finish()
 };

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -73,6 +74,65 @@ std::string deflate_raw(std::string_view in) {
   return out;
 }
 
+// The deflated entries of an earlier archive, found by name: their CRC-32, size and raw deflate
+// stream. Read from the central directory with every offset checked against the bytes (APPNOTE.TXT
+// 4.3.7, 4.3.12, 4.3.16: local header, central directory header, end of central directory); anything
+// else (stored, encrypted or ZIP64 entries, an archive that does not parse) is simply not offered.
+struct Earlier {
+  zip_uint32_t crc = 0;
+  zip_uint64_t size = 0;
+  std::string_view raw;
+};
+
+std::uint32_t le(std::string_view b, std::size_t at, int bytes) {
+  std::uint32_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i)
+    v = v << 8 | static_cast<unsigned char>(b[at + static_cast<std::size_t>(i)]);
+  return v;
+}
+
+std::map<std::string_view, Earlier> earlier_entries(std::string_view zip) {
+  std::map<std::string_view, Earlier> out;
+  constexpr std::size_t kEnd = 22, kCentral = 46, kLocal = 30;
+  if (zip.size() < kEnd) return out;
+  // The end record is the last one: its comment (at most 65535 bytes) follows it.
+  std::size_t end = std::string_view::npos;
+  const std::size_t lowest = zip.size() > kEnd + 0xFFFF ? zip.size() - kEnd - 0xFFFF : 0;
+  for (std::size_t at = zip.size() - kEnd + 1; at-- > lowest;)
+    if (le(zip, at, 4) == 0x06054b50 && at + kEnd + le(zip, at + 20, 2) == zip.size()) {
+      end = at;
+      break;
+    }
+  if (end == std::string_view::npos) return out;
+  const std::size_t entries = le(zip, end + 10, 2);
+  const std::size_t dir_size = le(zip, end + 12, 4), dir_offset = le(zip, end + 16, 4);
+  if (dir_offset > end || dir_size > end - dir_offset) return out;
+  std::size_t p = dir_offset;
+  for (std::size_t k = 0; k < entries; ++k) {
+    if (p + kCentral > dir_offset + dir_size || le(zip, p, 4) != 0x02014b50) return {};
+    const std::uint32_t flags = le(zip, p + 8, 2), method = le(zip, p + 10, 2);
+    const std::uint32_t crc = le(zip, p + 16, 4), comp = le(zip, p + 20, 4), size = le(zip, p + 24, 4);
+    const std::size_t name_len = le(zip, p + 28, 2), extra = le(zip, p + 30, 2), comment = le(zip, p + 32, 2);
+    const std::size_t local = le(zip, p + 42, 4);
+    if (p + kCentral + name_len + extra + comment > dir_offset + dir_size) return {};
+    std::string_view name = zip.substr(p + kCentral, name_len);
+    p += kCentral + name_len + extra + comment;
+    if (method != ZIP_CM_DEFLATE || (flags & 1) != 0 || comp == 0xFFFFFFFFu || size == 0xFFFFFFFFu) continue;
+    if (local > dir_offset || dir_offset - local < kLocal || le(zip, local, 4) != 0x04034b50) continue;
+    const std::size_t local_name = le(zip, local + 26, 2);
+    const std::size_t data = local + kLocal + local_name + le(zip, local + 28, 2);
+    if (data > dir_offset || comp > dir_offset - data) continue;
+    // The local header must tell the same story (a damaged one would put the stream elsewhere);
+    // without a data descriptor (flag bit 3) it repeats the CRC-32 and both sizes.
+    if (le(zip, local + 8, 2) != method || zip.substr(local + kLocal, local_name) != name) continue;
+    if ((le(zip, local + 6, 2) & 8) == 0 &&
+        (le(zip, local + 14, 4) != crc || le(zip, local + 18, 4) != comp || le(zip, local + 22, 4) != size))
+      continue;
+    out[name] = {crc, size, zip.substr(data, comp)};
+  }
+  return out;
+}
+
 // An entry compressed before zip_close: libzip copies data whose stat names the entry's compression
 // method as it is (the way it copies entries between archives), so the entries can be deflated in
 // parallel rather than one after the other inside zip_close.
@@ -121,8 +181,11 @@ std::string report(const std::string& message, char* error, std::size_t error_si
 }
 
 // Builds the archive in memory and returns its bytes. Throws std::runtime_error.
-std::string write_archive(const bookbuild_zip_entry* entries, std::size_t count, std::time_t mtime) {
-  // Deflate every compressed entry first, on every core.
+std::string write_archive(const bookbuild_zip_entry* entries, std::size_t count, std::time_t mtime,
+                          std::string_view earlier_archive) {
+  // Deflate every compressed entry first, on every core; an entry the caller knows to be unchanged
+  // keeps the earlier archive's deflate stream when that entry's size and CRC-32 agree too.
+  const std::map<std::string_view, Earlier> earlier = earlier_entries(earlier_archive);
   std::vector<std::unique_ptr<Precompressed>> pre(count);
   std::atomic<std::size_t> next{0};
   auto work = [&] {
@@ -130,10 +193,14 @@ std::string write_archive(const bookbuild_zip_entry* entries, std::size_t count,
       if (!entries[i].compress) continue;
       auto p = std::make_unique<Precompressed>();
       std::string_view d(entries[i].data, entries[i].size);
-      p->deflated = deflate_raw(d);
       p->size = d.size();
       p->crc = static_cast<zip_uint32_t>(
           crc32(0L, reinterpret_cast<const Bytef*>(d.data()), static_cast<uInt>(d.size())));
+      auto e = entries[i].unchanged ? earlier.find(entries[i].name) : earlier.end();
+      if (e != earlier.end() && e->second.crc == p->crc && e->second.size == p->size)
+        p->deflated = std::string(e->second.raw);
+      else
+        p->deflated = deflate_raw(d);
       zip_error_init(&p->error);
       pre[i] = std::move(p);
     }
@@ -204,10 +271,12 @@ std::string write_archive(const bookbuild_zip_entry* entries, std::size_t count,
   return bytes;
 }
 
-int write(const bookbuild_zip_entry* entries, std::size_t count, long long mtime, bookbuild_zip_sink sink,
-          void* context, char* error, std::size_t error_size) {
+int write(const bookbuild_zip_entry* entries, std::size_t count, long long mtime, const char* earlier,
+          std::size_t earlier_size, bookbuild_zip_sink sink, void* context, char* error,
+          std::size_t error_size) {
   try {
-    std::string bytes = write_archive(entries, count, static_cast<std::time_t>(mtime));
+    std::string bytes = write_archive(entries, count, static_cast<std::time_t>(mtime),
+                                      earlier ? std::string_view(earlier, earlier_size) : std::string_view());
     sink(context, bytes.data(), bytes.size());
     return 0;
   } catch (const std::exception& x) {
@@ -298,6 +367,6 @@ constexpr bookbuild_zip_functions kFunctions = {write, open, count, entry, conta
 
 }  // namespace
 
-extern "C" const bookbuild_zip_functions* bookbuild_zip(void) {
+extern "C" const bookbuild_zip_functions* bookbuild_zip_v2(void) {
   return &kFunctions;
 }

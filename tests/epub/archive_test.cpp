@@ -1,6 +1,11 @@
 // The written archive read back: container rules, manifest, well-formed XHTML with lang and xml:lang,
 // links that resolve, byte-identical rebuilds; `check epub` finds what breaks a reader.
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <pugixml.hpp>
+
+#include <fstream>
 
 #include "book/book.hpp"
 #include "check/epub_check.hpp"
@@ -249,6 +254,176 @@ TEST(Cli, CheckEpubReportsABrokenFile) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
   fs::remove(f);
+}
+
+// --- Reusing an earlier archive's deflate streams (epub.cpp, "The earlier archive") ---
+
+std::uint32_t crc32_of(std::string_view s) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char b : s) {
+    c ^= b;
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return ~c;
+}
+
+void put_le(std::string& out, std::uint32_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+// A one-entry ZIP whose deflate stream is a single stored block (RFC 1951, 3.2.4): valid, and never
+// what zlib makes of repetitive text, so a copy of it is told apart from a fresh deflate.
+std::string zip_with_stored_block(const std::string& name, const std::string& content) {
+  std::string stream = "\x01";
+  put_le(stream, static_cast<std::uint32_t>(content.size()), 2);
+  put_le(stream, static_cast<std::uint32_t>(~content.size() & 0xFFFF), 2);
+  stream += content;
+  const std::uint32_t crc = crc32_of(content);
+  std::string zip = "PK\x03\x04";
+  put_le(zip, 20, 2), put_le(zip, 0, 2), put_le(zip, 8, 2), put_le(zip, 0, 4), put_le(zip, crc, 4);
+  put_le(zip, static_cast<std::uint32_t>(stream.size()), 4),
+      put_le(zip, static_cast<std::uint32_t>(content.size()), 4);
+  put_le(zip, static_cast<std::uint32_t>(name.size()), 2), put_le(zip, 0, 2);
+  zip += name + stream;
+  const auto dir = static_cast<std::uint32_t>(zip.size());
+  zip += "PK\x01\x02";
+  put_le(zip, 20, 2), put_le(zip, 20, 2), put_le(zip, 0, 2), put_le(zip, 8, 2), put_le(zip, 0, 4);
+  put_le(zip, crc, 4), put_le(zip, static_cast<std::uint32_t>(stream.size()), 4);
+  put_le(zip, static_cast<std::uint32_t>(content.size()), 4),
+      put_le(zip, static_cast<std::uint32_t>(name.size()), 2);
+  put_le(zip, 0, 2), put_le(zip, 0, 2), put_le(zip, 0, 2), put_le(zip, 0, 2), put_le(zip, 0, 4),
+      put_le(zip, 0, 4);
+  zip += name;
+  const auto dir_size = static_cast<std::uint32_t>(zip.size()) - dir;
+  zip += "PK\x05\x06";
+  put_le(zip, 0, 2), put_le(zip, 0, 2), put_le(zip, 1, 2), put_le(zip, 1, 2), put_le(zip, dir_size, 4);
+  put_le(zip, dir, 4), put_le(zip, 0, 2);
+  return zip;
+}
+
+// The compressed size the central directory gives the entry `name`.
+std::uint32_t compressed_size(const std::string& zip, const std::string& name) {
+  for (std::size_t at = zip.find("PK\x01\x02"); at != std::string::npos;
+       at = zip.find("PK\x01\x02", at + 4)) {
+    auto u = [&](std::size_t off, int bytes) {
+      std::uint32_t v = 0;
+      for (int i = bytes - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(zip[at + off + i]);
+      return v;
+    };
+    if (zip.compare(at + 46, u(28, 2), name) == 0) return u(20, 4);
+  }
+  ADD_FAILURE() << "no entry " << name;
+  return 0;
+}
+
+std::string zip_one(const std::string& content, bool unchanged, const std::string& earlier) {
+  ZipWriter zip;
+  zip.add("a.txt", content, true, unchanged);
+  return zip.finish(0, earlier);
+}
+
+TEST(ZipWriter, AnUnchangedEntryKeepsTheEarlierStreamWhenItsSizeAndCrcAgree) {
+  const std::string text(4000, 'x');
+  const std::string earlier = zip_with_stored_block("a.txt", text);
+  ASSERT_TRUE(open(earlier).read("a.txt")) << "the hand-made archive must be valid";
+  // Marked unchanged, same bytes: the stored block is copied (5 bytes of header + the text).
+  const std::string reused = zip_one(text, true, earlier);
+  EXPECT_EQ(compressed_size(reused, "a.txt"), text.size() + 5);
+  EXPECT_EQ(open(reused).read("a.txt"), text);
+  // Not marked: deflated afresh, whatever the earlier archive holds.
+  EXPECT_LT(compressed_size(zip_one(text, false, earlier), "a.txt"), 100u);
+  // Marked, but the bytes differ (same size, another CRC-32): deflated afresh, and read back right.
+  std::string other = text;
+  other[10] = 'y';
+  const std::string fresh = zip_one(other, true, earlier);
+  EXPECT_LT(compressed_size(fresh, "a.txt"), 100u);
+  EXPECT_EQ(open(fresh).read("a.txt"), other);
+  // Another name: nothing to reuse.
+  ZipWriter renamed;
+  renamed.add("b.txt", text, true, true);
+  EXPECT_LT(compressed_size(renamed.finish(0, earlier), "b.txt"), 100u);
+}
+
+TEST(ZipWriter, AnyEarlierArchiveIsSafeToOffer) {
+  const std::string text = "chapter text, chapter text, chapter text";
+  const std::string good = zip_with_stored_block("a.txt", text);
+  const std::string clean = zip_one(text, false, {});
+  // Cut short anywhere (the end record is gone or points past the end) or changed in one byte of its
+  // headers: never a crash or a read out of bounds (the sanitizer build runs this), always a
+  // consistent archive; where the CRC-32 still agrees the stream is reused, else deflated.
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    const std::string out = zip_one(text, true, good.substr(0, n));
+    EXPECT_EQ(out, clean) << "cut at " << n;
+  }
+  const std::size_t stream_end = good.find("PK\x01\x02");
+  for (std::size_t at = 0; at < good.size(); ++at) {
+    if (at >= 30 + 5 && at < stream_end) continue;  // the text itself: a changed copy would be reused
+    for (unsigned char flip : {0x01, 0x80, 0xFF}) {
+      std::string bad = good;
+      bad[at] = static_cast<char>(static_cast<unsigned char>(bad[at]) ^ flip);
+      const std::string out = zip_one(text, true, bad);
+      std::string error;
+      auto r = ZipReader::open(out, error);
+      ASSERT_TRUE(r) << "byte " << at << ": " << error;
+      EXPECT_EQ(r->read("a.txt"), text) << "byte " << at << " ^ " << int(flip);
+    }
+  }
+}
+
+// The CLI's warm EPUB build: the same bytes as a clean build, an unchanged file left alone, a changed
+// book or a changed EPUB file never mistaken for the earlier one.
+TEST(Cli, AWarmEpubBuildGivesTheCleanBuildsBytes) {
+  const fs::path root = fs::temp_directory_path() / ("bb-epub-warm-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const fs::path book = root / "book", warm = root / "warm", clean = root / "clean";
+  fs::create_directories(root);
+  fs::copy(fixture_book(), book, fs::copy_options::recursive);
+  auto build = [&](const fs::path& out) {
+    auto r = test::run_bookbuild("--book '" + book.string() + "' --out '" + out.string() +
+                                 "' -q epub --edition en");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return out / "epub" / "links-book-en.epub";
+  };
+  auto stat_of = [](const fs::path& f) {
+    struct stat st {};
+    EXPECT_EQ(::stat(f.c_str(), &st), 0);
+    return std::pair(st.st_ino, st.st_mtim.tv_nsec + st.st_mtim.tv_sec * 1'000'000'000LL);
+  };
+  const fs::path epub = build(warm);
+  ASSERT_TRUE(fs::exists(warm / ".cache" / "epub" / "links-book-en.epub.id"));
+  const std::string first = test::read_file(epub);
+  const auto identity = stat_of(epub);
+  build(warm);
+  EXPECT_EQ(stat_of(epub), identity) << "an EPUB whose bytes did not change is not written again";
+  EXPECT_EQ(test::read_file(epub), first);
+
+  // A changed chapter: a new EPUB, byte for byte what a clean build makes.
+  const fs::path chapter = book / "book-en" / "chapter01.md";
+  test::write_file(chapter,
+                   test::read_file(chapter) + "\nOne more paragraph, added after the first build.\n");
+  build(warm);
+  fs::remove_all(clean);
+  EXPECT_EQ(test::read_file(epub), test::read_file(build(clean)));
+  EXPECT_NE(test::read_file(epub), first);
+
+  // The EPUB changed in place, its size and time kept: not offered again (the record's checksum), and
+  // the next build is again the clean one's.
+  std::string bytes = test::read_file(epub);
+  const auto before = stat_of(epub);
+  const std::size_t middle = bytes.size() / 2;
+  bytes[middle] = static_cast<char>(bytes[middle] ^ 0x20);
+  {
+    std::fstream f(epub, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(middle));
+    f.write(&bytes[middle], 1);
+  }
+  struct timespec times[2] = {{0, UTIME_OMIT},
+                              {before.second / 1'000'000'000, before.second % 1'000'000'000}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, epub.c_str(), times, 0), 0);
+  ASSERT_EQ(stat_of(epub), before);
+  build(warm);
+  EXPECT_EQ(test::read_file(epub), test::read_file(clean / "epub" / "links-book-en.epub"));
+  fs::remove_all(root);
 }
 
 }  // namespace
