@@ -3,6 +3,8 @@
 // number of the right shape; lists ("第 2、3 章", "Figures 4-9 and 4-10") link every number.
 #include "filters/crossref.hpp"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -187,15 +189,79 @@ ReferenceScanner::ReferenceScanner(std::string_view lang,
     else
       first_two_bytes_.set(first << 8 | static_cast<unsigned char>(f.prefix[1]));
     forms_.push_back({f.kind, f.prefix, f.suffix, f.stem});
+    longest_prefix_ = std::max(longest_prefix_, f.prefix.size());
+    prefix_has_digit_ |= f.prefix.find_first_of("0123456789") != std::string::npos;
+    any_stem_ |= f.stem;
   }
 }
+
+namespace {
+
+// The first ASCII digit at or after i, or npos: eight bytes at a time, a word being skipped when none
+// of its bytes lies between '0' and '9' ("Determine if a word has a byte between m and n", Sean
+// Eron Anderson, Bit Twiddling Hacks; exact for bytes below 0x80 and never true for the others).
+std::size_t next_digit(std::string_view s, std::size_t i) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t below = ones * (127 + ('9' + 1)), above = ones * (127 - ('0' - 1));
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    const std::uint64_t low7 = w & (ones * 127);
+    if (((below - low7) & ~w & (low7 + above)) & (ones * 128)) break;
+  }
+  for (; i < s.size(); ++i)
+    if (s[i] >= '0' && s[i] <= '9') return i;
+  return std::string_view::npos;
+}
+
+// Where a reference whose number starts at the digit at `d` can begin at the earliest: back over what
+// may stand between a reference word and its number (spaces as skip_spaces takes them, a parenthesis,
+// and for stemmed words case endings and a period), then the longest word. Generous: every byte
+// stepped over only widens the window.
+std::size_t earliest_start(std::string_view s, std::size_t d, std::size_t longest, bool stems) {
+  std::size_t b = d;
+  auto byte = [&](std::size_t back) { return static_cast<unsigned char>(s[b - back]); };
+  for (;;) {
+    if (b >= 1 && (byte(1) == ' ' || byte(1) == '(' || (stems && byte(1) == '.')))
+      b -= 1;
+    else if (b >= 2 && byte(2) == 0xC2 && byte(1) == 0xA0)  // U+00A0
+      b -= 2;
+    else if (b >= 3 && ((byte(3) == 0xE2 && byte(2) == 0x80 && (byte(1) == 0xAF || byte(1) == 0x89)) ||
+                        (byte(3) == 0xEF && byte(2) == 0xBC && byte(1) == 0x88)))  // U+202F, U+2009, U+FF08
+      b -= 3;
+    else if (stems && b >= 2 && cyrillic_letter(s, b - 2) == 2)
+      b -= 2;
+    else
+      break;
+  }
+  return b > longest ? b - longest : 0;
+}
+
+}  // namespace
 
 std::vector<PlainRef> ReferenceScanner::scan(std::string_view s) const {
   std::vector<PlainRef> out;
   const lang::Language& language = *language_;
   bool latin = language.spaced;
   std::size_t i = 0;
+  // The bytes before the next digit that could start a reference to it: [i, limit).
+  std::size_t limit = s.size();
+  if (!prefix_has_digit_) {
+    const std::size_t d = next_digit(s, 0);
+    if (d == std::string_view::npos) return out;
+    i = earliest_start(s, d, longest_prefix_, any_stem_);
+    limit = d;
+  }
   while (i < s.size()) {
+    if (i >= limit) {  // past the digit: on to the window of the next number
+      std::size_t after = limit;
+      while (after < s.size() && s[after] >= '0' && s[after] <= '9') ++after;  // the rest of it
+      const std::size_t d = next_digit(s, std::max(i, after));
+      if (d == std::string_view::npos) break;
+      i = std::max(i, earliest_start(s, d, longest_prefix_, any_stem_));
+      limit = d;
+      continue;
+    }
     bool matched = false;
     const auto first = static_cast<unsigned char>(s[i]);
     const unsigned second = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;

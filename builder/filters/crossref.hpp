@@ -57,6 +57,13 @@ class ReferenceScanner {
   // position is looked at only when its first two bytes begin some prefix.
   std::array<std::vector<std::uint16_t>, 256> by_first_byte_;
   std::bitset<65536> first_two_bytes_;
+  // Every reference's number starts with an ASCII digit, and no reference word holds one: a reference
+  // ends its word a few bytes before the next digit (spaces, a parenthesis, a case ending between), so
+  // only those bytes are looked at. A word with a digit in it (book.toml's lead words may have one)
+  // turns this off.
+  std::size_t longest_prefix_ = 0;
+  bool prefix_has_digit_ = false;
+  bool any_stem_ = false;
 };
 
 }  // namespace bb::filters

@@ -93,6 +93,53 @@ TEST(PlainRefs, EditionLeadWordsAreReferences) {
   EXPECT_EQ(found[0].number, "4-1");
 }
 
+// The scanner looks only at the bytes before each number (crossref.hpp); a lead word with a digit in
+// it turns that off and every byte is looked at. Both must find the same references in any text: here
+// thousands of texts made of reference words, numbers, and every separator that may stand between.
+TEST(PlainRefs, LookingOnlyBeforeNumbersFindsWhatAFullScanFinds) {
+  const std::vector<std::string> words = {
+      "图",      "表",      "式",   "第",      "实验",    "例",    "Figure", "Figures", "Eq.", "Table",
+      "Section", "Chapter", "рис.", "рисунке", "формулы", "главе", "раздел", "形式",    "x",   "Q"};
+  const std::vector<std::string> gaps = {"",       " ", "  ",     "\u00A0", "\u202F",
+                                         "\u2009", "(", "\uFF08", ".",      "A"};
+  const std::vector<std::string> numbers = {"4",    "4-5",   "4.8.3", "12", "2026",
+                                            "6-1)", "6-1）", "4-5%",  "2-A"};
+  const std::vector<std::string> after = {"",    " ",  "节", "章", " 节", "、", "，", " and ",
+                                          " и ", "和", "–",  "-",  ".",   "\n", "x"};
+  std::uint32_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 8;
+  };
+  std::size_t found = 0;
+  for (const char* lang : {"zh-Hans", "en", "ru"}) {
+    const ReferenceScanner windowed(lang);
+    const ReferenceScanner full(lang, {{"figure", {"Q9Z"}}});  // never in the texts below
+    for (int round = 0; round < 3000; ++round) {
+      std::string text;
+      for (std::uint32_t n = 1 + next() % 6; n > 0; --n) {
+        text += words[next() % words.size()];
+        for (std::uint32_t g = next() % 3; g > 0; --g) text += gaps[next() % gaps.size()];
+        text += numbers[next() % numbers.size()];
+        text += after[next() % after.size()];
+      }
+      const auto a = windowed.scan(text), b = full.scan(text);
+      ASSERT_EQ(a.size(), b.size()) << lang << ": " << text;
+      found += a.size();
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        EXPECT_EQ(a[k].begin, b[k].begin) << text;
+        EXPECT_EQ(a[k].end, b[k].end) << text;
+        EXPECT_EQ(a[k].number, b[k].number) << text;
+        EXPECT_EQ(a[k].kind, b[k].kind) << text;
+      }
+    }
+  }
+  // And the texts do hold references: the comparison is not of two empty lists.
+  EXPECT_GT(found, 1000u);
+  EXPECT_EQ(ReferenceScanner("en").scan("see Figure  \u00A0(4-5) and Section 4.8.3").size(), 2u);
+  EXPECT_EQ(ReferenceScanner("ru").scan("на рисунке 4-5").size(), 1u);
+}
+
 TEST(Numbers, CanonicalItemNumber) {
   EXPECT_EQ(canonical_item_number("9.1"), "9-1");
   EXPECT_EQ(canonical_item_number("9–1"), "9-1");
