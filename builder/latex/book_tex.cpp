@@ -12,6 +12,7 @@
 #include "latex/process.hpp"
 #include "latex/svg.hpp"
 #include "output/staging.hpp"
+#include "text/lines.hpp"
 #include "writers/escape.hpp"
 #include "writers/template.hpp"
 
@@ -58,8 +59,8 @@ class FigureSet {
     }
     if (!asset) return "";  // refused by the resolver, which reported why
     fs::path src = root / *asset;
-    if (auto it = done_.find(src); it != done_.end()) return it->second;
-    std::string& result = done_[src];
+    if (auto it = done_.find(src.native()); it != done_.end()) return it->second;
+    std::string& result = done_[src.native()];
     const auto id = figures::identify(src);
     if (!id) {
       diags_.error(image.loc, "image `" + image.url() + "` does not exist");
@@ -112,7 +113,7 @@ class FigureSet {
   fs::path dir_;
   fs::path cache_;
   Diagnostics& diags_;
-  std::map<fs::path, std::string> done_;
+  std::map<std::string, std::string> done_;  // by the path's bytes (fs::path compares by components)
   bool made_dir_ = false;
 };
 
@@ -148,7 +149,7 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
       m.line += body_lines;
       body_marks.push_back(std::move(m));
     }
-    body_lines += static_cast<int>(std::count(chapter.tex.begin(), chapter.tex.end(), '\n'));
+    body_lines += static_cast<int>(text::count_newlines(chapter.tex));
     body += chapter.tex;
     shown.step();
   }
@@ -172,7 +173,7 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
                                             {"body", kBody}},
                                            "latex/book.tex");
   auto at = tex.find(kBody);
-  int offset = static_cast<int>(std::count(tex.begin(), tex.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  int offset = static_cast<int>(text::count_newlines(std::string_view(tex).substr(0, at)));
   tex.replace(at, kBody.size(), body);
   std::string srcmap;
   // fs::relative resolves both paths on the disk (a readlink per component): once per file, not

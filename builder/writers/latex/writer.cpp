@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "text/lines.hpp"
+
 namespace bb::writers {
 
 using doc::Kind;
@@ -48,8 +50,8 @@ void LatexWriter::mark(const SourceLoc& loc) {
 }
 
 int LatexWriter::mark_line() {
-  for (; scanned_ < out_.size(); ++scanned_)
-    if (out_[scanned_] == '\n') ++line_;
+  line_ += static_cast<int>(text::count_newlines(std::string_view(out_).substr(scanned_)));
+  scanned_ = out_.size();
   return line_;
 }
 
