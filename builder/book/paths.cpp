@@ -2,6 +2,9 @@
 // not one per path component, keeps resolving a chapter's hundreds of links cheap).
 #include "book/paths.hpp"
 
+#include <sys/stat.h>
+
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -18,46 +21,13 @@ PathGuard::PathGuard(const fs::path& root) {
     root_ = root_.native().substr(0, root_.native().size() - 1);
 }
 
-// Every path given here is absolute and lexically normal (no `.` or `..` component, no doubled
-// separator), as is the root: then "inside" is "the root itself, or the root and a separator before
-// the rest", a comparison of bytes, where lexically_relative would split both paths into components
-// (most of the cost of resolving a chapter's links).
-bool PathGuard::inside(const fs::path& p) const {
-  const std::string& s = p.native();
-  const std::string& r = root_.native();
-  if (!s.starts_with(r)) return false;
-  if (s.size() == r.size() || r.ends_with('/')) return true;
-  return s[r.size()] == '/';
-}
+namespace {
 
-// A folder inside the root is its canonical parent plus its own name, unless that name is a symbolic
-// link, which is resolved in full: one lstat per folder the guard has not seen, where
-// weakly_canonical would look at every component of every new folder again.
-fs::path PathGuard::canonical_dir(const fs::path& dir) {
-  if (dir.native() == root_.native()) return root_;
-  if (auto it = dirs_.find(dir.native()); it != dirs_.end()) return it->second;
-  std::error_code ec;
-  fs::path c;
-  if (inside(dir)) {
-    c = canonical_dir(dir.parent_path()) / dir.filename();
-    if (fs::is_symlink(fs::symlink_status(c, ec))) {
-      fs::path resolved = fs::weakly_canonical(c, ec);
-      if (!ec) c = std::move(resolved);
-    }
-  } else {
-    c = fs::weakly_canonical(dir, ec);
-    if (ec) c = dir;
-  }
-  dirs_.emplace(dir.native(), c);
-  return c;
-}
-
-fs::path lexically_normal(const fs::path& path) {
-  const std::string& s = path.native();
-  if (s.empty() || s.front() != '/') return path.lexically_normal();
-  // The steps of [fs.path.generic] "normal form" for a path with a root directory and no root name:
-  // separators collapsed, `.` dropped, `name/..` dropped, `..` at the root dropped; the path keeps a
-  // trailing separator when it had one or when its last component was `.` or `..`.
+// The normal form of an absolute path, on its bytes ([fs.path.generic]: separators collapsed, `.`
+// dropped, `name/..` dropped, `..` at the root dropped; a trailing separator kept when the path had
+// one or its last component was `.` or `..`). nullopt for a path of separators only ("//", which
+// libstdc++ keeps as two and no book file has): the caller asks lexically_normal() itself.
+std::optional<std::string> normal_bytes(std::string_view s) {
   std::vector<std::string_view> parts;
   bool trailing = false;
   for (std::size_t at = 0; at < s.size();) {
@@ -80,9 +50,7 @@ fs::path lexically_normal(const fs::path& path) {
       parts.push_back(part);
     }
   }
-  // Only separators ("//"): libstdc++ keeps two; such a path never names a file of a book.
-  if (parts.empty() && s.size() > 1 && s.find_first_not_of('/') == std::string::npos)
-    return path.lexically_normal();
+  if (parts.empty() && s.size() > 1 && s.find_first_not_of('/') == std::string::npos) return std::nullopt;
   std::string out;
   out.reserve(s.size());
   for (auto part : parts) {
@@ -90,27 +58,87 @@ fs::path lexically_normal(const fs::path& path) {
     out += part;
   }
   if (out.empty() || trailing) out += '/';
-  return fs::path(std::move(out));
+  return out;
+}
+
+// `dir` + "/" + `name`, without doubling the root's separator.
+std::string join(const std::string& dir, std::string_view name) {
+  std::string out = dir;
+  if (!out.ends_with('/')) out += '/';
+  out += name;
+  return out;
+}
+
+bool is_symlink(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+}  // namespace
+
+// Every path given here is absolute and lexically normal (no `.` or `..` component, no doubled
+// separator), as is the root: then "inside" is "the root itself, or the root and a separator before
+// the rest", a comparison of bytes, where lexically_relative would split both paths into components
+// (most of the cost of resolving a chapter's links).
+bool PathGuard::inside(std::string_view s) const {
+  const std::string& r = root_.native();
+  if (!s.starts_with(r)) return false;
+  if (s.size() == r.size() || r.ends_with('/')) return true;
+  return s[r.size()] == '/';
+}
+
+// A folder inside the root is its canonical parent plus its own name, unless that name is a symbolic
+// link, which is resolved in full: one lstat per folder the guard has not seen, where
+// weakly_canonical would look at every component of every new folder again. On the folders' bytes:
+// a std::filesystem::path splits itself into components whenever it is made.
+std::string PathGuard::canonical_dir(const std::string& dir) {
+  if (dir == root_.native()) return dir;
+  if (auto it = dirs_.find(dir); it != dirs_.end()) return it->second;
+  std::error_code ec;
+  std::string c;
+  if (inside(dir)) {
+    const std::size_t slash = dir.rfind('/');
+    c = join(canonical_dir(slash == 0 ? std::string("/") : dir.substr(0, slash)),
+             std::string_view(dir).substr(slash + 1));
+    if (is_symlink(c)) {
+      fs::path resolved = fs::weakly_canonical(c, ec);
+      if (!ec) c = resolved.native();
+    }
+  } else {
+    fs::path resolved = fs::weakly_canonical(dir, ec);
+    c = ec ? dir : resolved.native();
+  }
+  dirs_.emplace(dir, c);
+  return c;
+}
+
+fs::path lexically_normal(const fs::path& path) {
+  const std::string& s = path.native();
+  if (s.empty() || s.front() != '/') return path.lexically_normal();
+  auto normal = normal_bytes(s);
+  return normal ? fs::path(std::move(*normal)) : path.lexically_normal();
 }
 
 ConfinedPath PathGuard::confine(const fs::path& path) {
-  fs::path lexical = lexically_normal(path.is_absolute() ? path : root_ / path);
-  if (!inside(lexical) && lexical != root_) return {{}, "is outside the book", {}};
+  const std::string joined = path.is_absolute() ? path.native() : join(root_.native(), path.native());
+  std::optional<std::string> normal = normal_bytes(joined);
+  const std::string lexical = normal ? std::move(*normal) : fs::path(joined).lexically_normal().native();
+  if (!inside(lexical) && lexical != root_.native()) return {{}, "is outside the book", {}};
   // The folder and the name, split at the last separator of the normal form (as parent_path() and
   // filename() would, without splitting the path into components).
-  const std::string& ls = lexical.native();
-  const std::size_t slash = ls.rfind('/');
-  fs::path dir = canonical_dir(slash == 0 ? fs::path("/") : fs::path(ls.substr(0, slash)));
-  fs::path full = dir / ls.substr(slash + 1);
+  const std::size_t slash = lexical.rfind('/');
+  fs::path full = join(canonical_dir(slash == 0 ? std::string("/") : lexical.substr(0, slash)),
+                       std::string_view(lexical).substr(slash + 1));
   std::error_code ec;
   fs::file_status status = fs::symlink_status(full, ec);
   if (fs::is_symlink(status)) {
     full = fs::weakly_canonical(full, ec);
-    if (ec || !inside(full)) return {{}, "is a symbolic link to a file outside the book", {}};
+    if (ec || !inside(full.native())) return {{}, "is a symbolic link to a file outside the book", {}};
     status = fs::status(full, ec);
   }
-  if (!inside(full) && full != root_) return {{}, "is inside a folder that links outside the book", {}};
-  return {full, {}, status};
+  if (!inside(full.native()) && full != root_)
+    return {{}, "is inside a folder that links outside the book", {}};
+  return {std::move(full), {}, status};
 }
 
 bool is_safe_relative(std::string_view relative) {

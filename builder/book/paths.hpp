@@ -34,12 +34,12 @@ class PathGuard {
   [[nodiscard]] const std::filesystem::path& root() const { return root_; }
 
  private:
-  std::filesystem::path canonical_dir(const std::filesystem::path& dir);
-  bool inside(const std::filesystem::path& p) const;
+  std::string canonical_dir(const std::string& dir);
+  bool inside(std::string_view p) const;
 
   std::filesystem::path root_;
   // Lexical folder → canonical folder, by the folder's bytes (both are normal forms).
-  std::unordered_map<std::string, std::filesystem::path> dirs_;
+  std::unordered_map<std::string, std::string> dirs_;
 };
 
 // path.lexically_normal(), computed on the bytes for an absolute path (without splitting it into
