@@ -76,9 +76,10 @@ class Sha256 {
 // one output between runs; not against tampering (where a forger gains nothing: the files are the
 // output folder's own). 64-bit words, multiply and rotate: a fraction of a cycle per byte, where
 // SHA-256 costs ~15.
-inline std::uint64_t checksum64(std::string_view s) {
+// `seed` starts another, independent-looking sequence (two seeds: a 128-bit content key).
+inline std::uint64_t checksum64(std::string_view s, std::uint64_t seed = 0x243F6A8885A308D3ULL) {
   constexpr std::uint64_t k = 0x9E3779B97F4A7C15ULL;
-  std::uint64_t h = 0x243F6A8885A308D3ULL ^ s.size();
+  std::uint64_t h = seed ^ s.size();
   std::size_t i = 0;
   for (; i + 8 <= s.size(); i += 8) {
     std::uint64_t w;
