@@ -102,14 +102,14 @@ table() {  # table KIND: the table of bookbuild's KIND runs against the peers
     pw="$(med "$j" peer 1)" pk="$(med "$j" peer 2)" pc="$(med "$j" peer 3)"
     awk -v n="${jobs[$j]}" -v peer="${peers[$j]}" -v bw="$bw" -v bk="$bk" -v bc="$bc" -v pw="$pw" \
       -v pk="$pk" -v pc="$pc" 'BEGIN {
-      printf "| %s | %.3f / %.2f / %.0f | %s | %.3f / %.2f / %.0f | %.1f× | %.1f× |\n", n, bw, bc, bk / 1024,
+      printf "| %s | %.3f / %.3f / %.0f | %s | %.3f / %.3f / %.0f | %.1f× | %.1f× |\n", n, bw, bc, bk / 1024,
              peer, pw, pc, pk / 1024, pw / bw, pc / (bc > 0 ? bc : 0.005) }'
     read -r sum_b sum_p sum_bc sum_pc max_kb worst < <(awk -v a="$sum_b" -v b="$sum_p" -v c="$sum_bc" \
       -v d="$sum_pc" -v m="$max_kb" -v w="$worst" -v bw="$bw" -v pw="$pw" -v bc="$bc" -v pc="$pc" \
       -v bk="$bk" 'BEGIN { r = pw / bw; print a + bw, b + pw, c + bc, d + pc, (bk > m ? bk : m), (r < w ? r : w) }')
   done
   awk -v b="$sum_b" -v p="$sum_p" -v bc="$sum_bc" -v pc="$sum_pc" 'BEGIN {
-    printf "| **sum** | **%.3f / %.2f** | | **%.3f / %.2f** | **%.1f×** | **%.1f×** |\n", b, bc, p, pc, p / b,
+    printf "| **sum** | **%.3f / %.3f** | | **%.3f / %.3f** | **%.1f×** | **%.1f×** |\n", b, bc, p, pc, p / b,
            pc / (bc > 0 ? bc : 0.005) }'
   awk -v w="$worst" -v s="$(awk -v b="$sum_b" -v p="$sum_p" 'BEGIN { print p / b }')" -v m="$max_kb" 'BEGIN {
     printf "goals (every job ≥ 30×, sum ≥ 50×, peak RSS ≤ 40 MB): worst job %.1f× %s, sum %.1f× %s, peak %.0f MB %s\n",
