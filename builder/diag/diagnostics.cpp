@@ -3,6 +3,7 @@
 #include "text/unicode.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -218,43 +219,55 @@ std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& 
 
 namespace {
 
-// The first `wanted` lines of a file, each cut at 1 MiB (a diagnostic further along such a line shows
-// no source); `buffer` is reused between files. It is not zero-filled: getline writes only the bytes
-// of a line, so short lines touch one page of it, not 256 (filling it was 2% of a site build).
-std::vector<std::string> read_lines(const std::filesystem::path& path, std::size_t wanted,
-                                    std::unique_ptr<char[]>& buffer) {
-  constexpr std::streamsize kLineCap = 1 << 20;
-  if (!buffer) buffer = std::make_unique_for_overwrite<char[]>(static_cast<std::size_t>(kLineCap) + 1);
-  std::vector<std::string> lines;
+// The first `wanted` lines of a file, each cut at 1 MiB (a diagnostic further along such a line
+// shows no source), as views into `text`: the file is read in one piece (at most 256 MiB; a longer
+// one shows the lines within it) and split with memchr, with no allocation per line.
+struct SourceLines {
+  std::string text;
+  std::vector<std::string_view> lines;
+};
+
+SourceLines read_lines(const std::filesystem::path& path, std::size_t wanted) {
+  constexpr std::size_t kLineCap = std::size_t{1} << 20;
+  constexpr std::size_t kFileCap = std::size_t{256} << 20;
+  SourceLines out;
   std::ifstream in(path, std::ios::binary);
-  while (lines.size() < wanted && in) {
-    in.getline(buffer.get(), kLineCap + 1);
-    if (in.bad() || (in.eof() && in.gcount() == 0)) break;
-    auto length = static_cast<std::size_t>(in.gcount());
-    if (in.good() && length > 0) --length;  // the newline was extracted and counted
-    std::string line(buffer.get(), length);
-    if (in.fail() && !in.eof()) {  // longer than the cap: skip the rest of it
-      in.clear();
-      in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-    }
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
+  if (!in) return out;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  out.text.resize(ec ? 0 : static_cast<std::size_t>(std::min<std::uintmax_t>(size, kFileCap)));
+  in.read(out.text.data(), static_cast<std::streamsize>(out.text.size()));
+  out.text.resize(static_cast<std::size_t>(in.gcount()));
+  std::string_view rest(out.text);
+  while (out.lines.size() < wanted && !rest.empty()) {
+    const void* nl = std::memchr(rest.data(), '\n', rest.size());
+    std::size_t length =
+        nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - rest.data()) : rest.size();
+    std::string_view line = rest.substr(0, length);
+    rest.remove_prefix(nl ? length + 1 : length);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    out.lines.push_back(line.substr(0, kLineCap));
   }
-  return lines;
+  return out;
 }
 
 // A long line becomes a window of about 240 bytes around the (1-based byte) column, cut at character
 // boundaries and marked with "…"; the column is moved to the same character in the window.
-void window(std::string& src, int& col) {
+std::string window(std::string_view src, int& col) {
   constexpr std::size_t kHalf = 120;
-  if (src.size() <= 2 * kHalf + 40) return;
+  if (src.size() <= 2 * kHalf + 40) return std::string(src);
   const std::size_t at = col > 0 ? std::min(src.size(), static_cast<std::size_t>(col - 1)) : 0;
   std::size_t from = at > kHalf ? at - kHalf : 0, to = std::min(src.size(), at + kHalf);
   while (from > 0 && (static_cast<unsigned char>(src[from]) & 0xC0) == 0x80) --from;
   while (to < src.size() && (static_cast<unsigned char>(src[to]) & 0xC0) == 0x80) ++to;
-  const std::string head = from > 0 ? "…" : "", tail = to < src.size() ? "…" : "";
+  const std::string_view head = from > 0 ? "…" : "", tail = to < src.size() ? "…" : "";
   if (col > 0) col = static_cast<int>(at - from + head.size()) + 1;
-  src = head + src.substr(from, to - from) + tail;
+  std::string out;
+  out.reserve(head.size() + (to - from) + tail.size());
+  out += head;
+  out += src.substr(from, to - from);
+  out += tail;
+  return out;
 }
 
 }  // namespace
@@ -269,37 +282,45 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
   } flush{stream, out};
   const auto diagnostics = all();
   // Source lines are read once per file, only for files that have diagnostics, and only up to the
-  // last line a diagnostic points at.
-  std::map<std::filesystem::path, int> last_line;
+  // last line a diagnostic points at. A report names a few files many times; their paths are
+  // interned (SourcePath): one object per value, so they are told apart by address.
+  std::map<const std::filesystem::path*, int> last_line;
   for (const auto& d : diagnostics)
-    if (d.loc.line > 0 && !d.loc.path.empty())
-      last_line[d.loc.path] = std::max(last_line[d.loc.path], d.loc.line);
-  std::map<std::filesystem::path, std::vector<std::string>> lines_by_file;
-  std::unique_ptr<char[]> buffer;  // one line-reading buffer for every file
-  // A report names a few files many times; their paths are interned (SourcePath): one per value.
+    if (d.loc.line > 0 && !d.loc.path.empty()) {
+      int& last = last_line[&d.loc.path.get()];
+      last = std::max(last, d.loc.line);
+    }
+  std::map<const std::filesystem::path*, SourceLines> lines_by_file;
   std::map<const std::filesystem::path*, std::string> shown_paths;
   for (const auto& d : diagnostics) {
     auto [shown, added] = shown_paths.try_emplace(&d.loc.path.get());
     if (added) shown->second = display_path(d.loc.path, base);
     out << format_diagnostic_shown(d, shown->second) << '\n';
     if (d.loc.line <= 0 || d.loc.path.empty()) continue;
-    auto [it, inserted] = lines_by_file.try_emplace(d.loc.path);
-    if (inserted)
-      it->second = read_lines(d.loc.path, static_cast<std::size_t>(last_line[d.loc.path]), buffer);
-    const auto& lines = it->second;
+    const std::filesystem::path* file = &d.loc.path.get();
+    auto [it, inserted] = lines_by_file.try_emplace(file);
+    if (inserted) it->second = read_lines(*file, static_cast<std::size_t>(last_line[file]));
+    const auto& lines = it->second.lines;
     if (static_cast<std::size_t>(d.loc.line) > lines.size()) continue;
     if (d.loc.col > 0 && static_cast<std::size_t>(d.loc.col) > lines[d.loc.line - 1].size() + 1) continue;
-    std::string src = lines[d.loc.line - 1];
     int col = d.loc.col;
-    window(src, col);
+    const std::string src = window(lines[d.loc.line - 1], col);
     out << "  " << escape_controls(src, true) << '\n';
     if (col > 0 && static_cast<std::size_t>(col) <= src.size() + 1) {
       // The caret lines up under the byte column; tabs are kept so the terminal aligns them alike.
       std::string pad;
       for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(col) && i < src.size(); ++i) {
         unsigned char c = static_cast<unsigned char>(src[i]);
+        auto continuation = [&](std::size_t k) {
+          return k < src.size() && (static_cast<unsigned char>(src[k]) & 0xC0) == 0x80;
+        };
         if (c == '\t') {
           pad += '\t';
+        } else if (c >= 0x20 && c < 0x7F) {
+          pad += ' ';  // printable ASCII: one column, no decoding
+        } else if (c >= 0xE5 && c <= 0xE9 && continuation(i + 1) && continuation(i + 2)) {
+          pad += "  ";  // U+5000–U+9FFF: CJK Unified Ideographs, all East Asian Wide
+          i += 2;
         } else if (auto [escaped, bytes] = control_at(src, i); escaped > 0) {
           pad.append(escaped, ' ');  // shown escaped above
           i += bytes - 1;
