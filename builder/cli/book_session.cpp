@@ -8,6 +8,7 @@
 #include "book/parse_store.hpp"
 #include "cli/calc_evaluator.hpp"
 #include "highlight/highlight.hpp"
+#include "lang/language.hpp"
 #include "output/staging.hpp"
 
 namespace bb::cli {
@@ -46,6 +47,7 @@ void refuse_outputs_over_sources(const book::Config& config, const fs::path& out
 void use_output_caches(const Context& ctx) {
   highlight::use_cache(output::cache_dir(ctx.global.out_dir) / "highlight.bin");
   book::use_parse_store(output::cache_dir(ctx.global.out_dir) / "parsed");
+  lang::use_cache(output::cache_dir(ctx.global.out_dir) / "languages.bin");
 }
 
 namespace {

@@ -3,12 +3,20 @@
 
 #include <toml++/toml.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <fstream>
 #include <mutex>
+#include <optional>
 
 #include "assets/assets.hpp"
 #include "diag/diagnostics.hpp"
+#include "text/binary.hpp"
+#include "text/digest.hpp"
 #include "text/unicode.hpp"
 
 namespace bb::lang {
@@ -113,6 +121,188 @@ struct Registry {
   const Language* english = nullptr;
 };
 
+// --- The parsed files kept between runs (use_cache) ---
+
+std::mutex g_cache_mutex;
+fs::path g_cache_file;
+
+constexpr std::size_t kMaxCacheBytes = std::size_t{4} << 20;
+
+// What the cache must have been written from: the format, this executable and each file, by identity.
+// "" when any of them cannot be examined (no cache is then used).
+std::string cache_stamp(const std::vector<fs::path>& files) {
+  auto identity = [](const fs::path& p) -> std::string {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) return {};
+    return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) +
+           ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+  };
+  std::string stamp = "bookbuild languages 1\nexe " + identity("/proc/self/exe") + "\n";
+  if (stamp.ends_with("exe \n")) return {};
+  // A file changed in the last two seconds could change again within one tick of the file system's
+  // clock keeping its size and time: no cache is used until it has settled (as for the figure memo).
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  const auto settled = std::chrono::duration_cast<std::chrono::seconds>(now).count() - 2;
+  for (const auto& f : files) {
+    const fs::path file = assets::data_dir() / f;
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0 || st.st_mtim.tv_sec >= settled) return {};
+    stamp += f.generic_string() + " " + identity(file) + "\n";
+  }
+  return stamp;
+}
+
+void put_strings(std::string& out, const std::vector<std::string>& v) {
+  text::put_u32(out, static_cast<std::uint32_t>(v.size()));
+  for (const auto& s : v) text::put_text(out, s);
+}
+
+void put_map(std::string& out, const std::map<std::string, std::string>& m) {
+  text::put_u32(out, static_cast<std::uint32_t>(m.size()));
+  for (const auto& [k, v] : m) text::put_text(out, k), text::put_text(out, v);
+}
+
+std::string encode(const std::vector<Language>& languages) {
+  std::string out;
+  text::put_u32(out, static_cast<std::uint32_t>(languages.size()));
+  for (const auto& l : languages) {
+    text::put_text(out, l.family), text::put_text(out, l.name);
+    put_strings(out, l.tags);
+    text::put_u32(out, l.spaced ? 1 : 0);
+    put_map(out, l.labels);
+    text::put_text(out, l.decimal), text::put_text(out, l.group);
+    text::put_u32(out, static_cast<std::uint32_t>(l.group_min_digits));
+    text::put_u32(out, static_cast<std::uint32_t>(l.number_words.size()));
+    for (const auto& [k, v] : l.number_words)
+      text::put_text(out, k), text::put_u64(out, static_cast<std::uint64_t>(v));
+    text::put_u32(out, static_cast<std::uint32_t>(l.lead_words.size()));
+    for (const auto& [k, v] : l.lead_words) text::put_text(out, k), put_strings(out, v);
+    text::put_u32(out, static_cast<std::uint32_t>(l.references.size()));
+    for (const auto& r : l.references) {
+      text::put_text(out, r.kind), text::put_text(out, r.prefix), text::put_text(out, r.suffix);
+      text::put_u32(out, r.stem ? 1 : 0);
+    }
+    put_strings(out, l.stem_endings);
+    put_map(out, l.words);
+    text::put_text(out, l.latex_setup);
+  }
+  return out;
+}
+
+class Decoder {
+ public:
+  explicit Decoder(std::string_view bytes) : in_(bytes) {}
+
+  bool languages(std::vector<Language>& out) {
+    std::uint32_t n = 0;
+    if (!count(n)) return false;
+    out.resize(n);
+    for (auto& l : out)
+      if (!language(l)) return false;
+    return in_.left() == 0;
+  }
+
+ private:
+  // A count no bigger than the bytes left could hold (each item takes at least 4 bytes).
+  bool count(std::uint32_t& n) { return in_.u32(n) && n <= in_.left() / 4; }
+  bool str(std::string& s) {
+    std::string_view v;
+    if (!in_.text(v)) return false;
+    s.assign(v);
+    return true;
+  }
+  bool flag(bool& b) {
+    std::uint32_t v = 0;
+    if (!in_.u32(v) || v > 1) return false;
+    b = v == 1;
+    return true;
+  }
+  bool strings(std::vector<std::string>& v) {
+    std::uint32_t n = 0;
+    if (!count(n)) return false;
+    v.resize(n);
+    for (auto& s : v)
+      if (!str(s)) return false;
+    return true;
+  }
+  bool map(std::map<std::string, std::string>& m) {
+    std::uint32_t n = 0;
+    if (!count(n)) return false;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::string k, v;
+      if (!str(k) || !str(v)) return false;
+      m.emplace(std::move(k), std::move(v));
+    }
+    return true;
+  }
+  bool language(Language& l) {
+    std::uint32_t n = 0, digits = 0;
+    if (!str(l.family) || !str(l.name) || !strings(l.tags) || !flag(l.spaced) || !map(l.labels) ||
+        !str(l.decimal) || !str(l.group) || !in_.u32(digits) || !count(n))
+      return false;
+    l.group_min_digits = static_cast<int>(digits);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::string k;
+      std::uint64_t v = 0;
+      if (!str(k) || !in_.u64(v)) return false;
+      l.number_words.emplace(std::move(k), static_cast<long long>(v));
+    }
+    if (!count(n)) return false;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::string k;
+      std::vector<std::string> v;
+      if (!str(k) || !strings(v)) return false;
+      l.lead_words.emplace(std::move(k), std::move(v));
+    }
+    if (!count(n)) return false;
+    l.references.resize(n);
+    for (auto& r : l.references)
+      if (!str(r.kind) || !str(r.prefix) || !str(r.suffix) || !flag(r.stem)) return false;
+    return strings(l.stem_endings) && map(l.words) && str(l.latex_setup);
+  }
+
+  text::ByteReader in_;
+};
+
+// The cache's bytes: the stamp, the encoded languages, and text::checksum64 of both.
+std::optional<std::vector<Language>> read_cache(const fs::path& file, const std::string& stamp) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  if (ec || size > kMaxCacheBytes || size < stamp.size() + 8) return std::nullopt;
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())) || !bytes.starts_with(stamp))
+    return std::nullopt;
+  const std::string_view body = std::string_view(bytes).substr(0, bytes.size() - 8);
+  text::ByteReader sum(std::string_view(bytes).substr(body.size()));
+  std::uint64_t expected = 0;
+  if (!sum.u64(expected) || expected != text::checksum64(body)) return std::nullopt;
+  std::vector<Language> languages;
+  if (!Decoder(body.substr(stamp.size())).languages(languages)) return std::nullopt;
+  return languages;
+}
+
+void write_cache(const fs::path& file, const std::string& stamp, const std::vector<Language>& languages) {
+  std::string bytes = stamp + encode(languages);
+  text::put_u64(bytes, text::checksum64(bytes));
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  // Aside and renamed: a concurrent build reads the old file or the new one, never half of one.
+  const fs::path tmp =
+      file.parent_path() / ("." + file.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+      out.close();
+      fs::remove(tmp, ec);
+      return;
+    }
+  }
+  fs::rename(tmp, file, ec);
+  if (ec) fs::remove(tmp, ec);
+}
+
 const Registry& registry() {
   static const Registry r = [] {
     Registry reg;
@@ -121,7 +311,20 @@ const Registry& registry() {
     for (const auto& e : fs::directory_iterator(assets::data_dir() / "languages", ec))
       if (e.path().extension() == ".toml") files.push_back(fs::path("languages") / e.path().filename());
     std::sort(files.begin(), files.end());
-    for (const auto& f : files) reg.languages.push_back(load(f));
+    fs::path cache;
+    {
+      std::lock_guard lock(g_cache_mutex);
+      cache = g_cache_file;
+    }
+    const std::string stamp = cache.empty() ? std::string() : cache_stamp(files);
+    std::optional<std::vector<Language>> cached;
+    if (!stamp.empty()) cached = read_cache(cache, stamp);
+    if (cached && cached->size() == files.size()) {
+      reg.languages = std::move(*cached);
+    } else {
+      for (const auto& f : files) reg.languages.push_back(load(f));
+      if (!stamp.empty()) write_cache(cache, stamp, reg.languages);
+    }
     for (const auto& l : reg.languages)
       if (l.family == "en") reg.english = &l;
     if (!reg.english) throw FatalError("bookbuild's data folder has no languages/en.toml");
@@ -162,6 +365,11 @@ const Language& language(std::string_view bcp47) {
 
 const std::vector<Language>& all_languages() {
   return registry().languages;
+}
+
+void use_cache(const fs::path& file) {
+  std::lock_guard lock(g_cache_mutex);
+  if (g_cache_file.empty()) g_cache_file = file;
 }
 
 }  // namespace bb::lang

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -489,6 +490,66 @@ TEST(Cli, SearchIndexCacheNeverServesAStaleIndex) {
   EXPECT_NE(edited, first) << "the edit reached the index";
   EXPECT_EQ(edited, index_of("fresh")) << "the warm rebuild equals a fresh build";
   fs::remove_all(work);
+}
+
+}  // namespace
+}  // namespace bb
+
+namespace bb {
+namespace {
+
+// The parsed language files kept in <out>/.cache/languages.bin (lang::use_cache): reused while the
+// files are the ones it was written from, never once a file changed, and a damaged cache is only a
+// miss. BOOKBUILD_DATA_DIR points the tool at a copy of its data, which the test then edits.
+TEST(Cli, LanguageCacheFollowsTheLanguageFiles) {
+  test::TempDir tmp("bb-lang-cache");
+  const fs::path data = tmp.path / "data", book = tmp.path / "book", out = tmp.path / "out";
+  fs::create_directories(data);
+  for (const char* folder : {"languages", "templates", "website"})
+    fs::copy(fs::path(BOOKBUILD_SOURCE_DIR) / folder, data / folder, fs::copy_options::recursive);
+  // Files changed in the last two seconds are not cached: the copies are made an hour old.
+  const auto hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const auto& e : fs::directory_iterator(data / "languages")) fs::last_write_time(e.path(), hour_ago);
+  auto run = [&](const std::string& args) {
+    return test::run_command("BOOKBUILD_DATA_DIR='" + data.string() + "' '" BOOKBUILD_EXE "' " + args);
+  };
+  ASSERT_EQ(run("init '" + book.string() + "' --language en").exit_code, 0);
+  auto latex = [&] {
+    auto r = run("--book '" + book.string() + "' --out '" + out.string() + "' -q latex --edition en");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return test::read_file(out / "latex" / "en" / "book.tex");
+  };
+  const std::string first = latex();
+  const fs::path cache = out / ".cache" / "languages.bin";
+  ASSERT_TRUE(fs::exists(cache));
+  const auto written = fs::last_write_time(cache);
+  EXPECT_EQ(latex(), first);
+  EXPECT_EQ(fs::last_write_time(cache), written) << "a cache that matched is read, not written again";
+
+  // An edited language file: its words reach the output at once, whether it was just saved or is
+  // older than the cache (its identity changed either way).
+  const fs::path en = data / "languages" / "en.toml";
+  std::string toml = test::read_file(en);
+  const std::string label = "figure = \"Figure {}\"";
+  ASSERT_NE(toml.find(label), std::string::npos);
+  toml.replace(toml.find(label), label.size(), "figure = \"Picture {}\"");
+  test::write_file(en, toml);
+  const std::string edited = latex();
+  EXPECT_NE(edited.find("Picture"), std::string::npos);
+  EXPECT_NE(edited, first);
+  fs::last_write_time(en, hour_ago + std::chrono::minutes(10));
+  EXPECT_EQ(latex(), edited);
+  EXPECT_NE(fs::last_write_time(cache), written) << "the cache is written again for the edited file";
+  EXPECT_EQ(latex(), edited);
+
+  // A damaged cache (cut short, or one byte changed) is a miss: the same output as without it.
+  std::string bytes = test::read_file(cache);
+  test::write_file(cache, bytes.substr(0, bytes.size() / 2));
+  EXPECT_EQ(latex(), edited);
+  bytes = test::read_file(cache);
+  bytes[bytes.size() - 20] = static_cast<char>(bytes[bytes.size() - 20] ^ 0x40);
+  test::write_file(cache, bytes);
+  EXPECT_EQ(latex(), edited);
 }
 
 }  // namespace
