@@ -119,8 +119,26 @@ fs::path lexically_normal(const fs::path& path) {
   return normal ? fs::path(std::move(*normal)) : path.lexically_normal();
 }
 
+std::string join_path(std::string_view base, std::string_view relative) {
+  if (base.empty() || relative.starts_with('/')) return std::string(relative);
+  std::string out(base);
+  if (!out.ends_with('/')) out += '/';
+  out += relative;
+  return out;
+}
+
+std::string normal_form(const std::string& path) {
+  if (path.empty() || path.front() != '/') return fs::path(path).lexically_normal().native();
+  auto normal = normal_bytes(path);
+  return normal ? std::move(*normal) : fs::path(path).lexically_normal().native();
+}
+
 ConfinedPath PathGuard::confine(const fs::path& path) {
-  const std::string joined = path.is_absolute() ? path.native() : join(root_.native(), path.native());
+  return confine_bytes(path.native());
+}
+
+ConfinedPath PathGuard::confine_bytes(std::string_view path) {
+  const std::string joined = path.starts_with('/') ? std::string(path) : join(root_.native(), path);
   std::optional<std::string> normal = normal_bytes(joined);
   const std::string lexical = normal ? std::move(*normal) : fs::path(joined).lexically_normal().native();
   if (!inside(lexical) && lexical != root_.native()) return {{}, "is outside the book", {}};

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace bb::book {
@@ -30,6 +31,8 @@ class PathGuard {
   // root. A path that does not exist is accepted when its lexical form is inside the root and no
   // existing folder on the way leads outside it (the caller reports a missing file itself).
   ConfinedPath confine(const std::filesystem::path& path);
+  // The same for a path given as bytes (no std::filesystem::path is made on the way in).
+  ConfinedPath confine_bytes(std::string_view path);
 
   [[nodiscard]] const std::filesystem::path& root() const { return root_; }
 
@@ -45,6 +48,12 @@ class PathGuard {
 // path.lexically_normal(), computed on the bytes for an absolute path (without splitting it into
 // path components, several times faster); other paths go to lexically_normal() itself.
 std::filesystem::path lexically_normal(const std::filesystem::path& path);
+// The same, bytes in and out: lexically_normal(path).native().
+std::string normal_form(const std::string& path);
+
+// `base` / `relative` as std::filesystem::path's operator/ joins them (an absolute `relative`
+// replaces `base`; one separator between), on the bytes.
+std::string join_path(std::string_view base, std::string_view relative);
 
 // Whether a relative output path (an edition's site-path, a file name) stays inside the folder it is
 // relative to: not absolute, no `..` component, no backslash, no NUL, no drive letter.

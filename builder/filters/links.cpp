@@ -1,6 +1,8 @@
 // Link and image resolution: chapters, fragments, book files, the repository, the web.
 #include "filters/links.hpp"
 
+#include <unordered_map>
+
 #include "doc/ids.hpp"
 #include "text/slug.hpp"
 #include "text/url.hpp"
@@ -41,8 +43,8 @@ namespace {
 class LinkResolver {
  public:
   LinkResolver(book::Chapter& c, const LinkContext& ctx, Diagnostics& d)
-      : c_(c), ctx_(ctx), diags_(d), guard_(ctx.guard) {
-    for (const auto& ch : ctx.edition.chapters) chapter_of_[ch.path.lexically_normal()] = ch.key;
+      : c_(c), ctx_(ctx), diags_(d), guard_(ctx.guard), dir_(c.path.parent_path().native()) {
+    for (const auto& ch : ctx.edition.chapters) chapter_of_[book::normal_form(ch.path.native())] = ch.key;
   }
 
   void run() {
@@ -139,9 +141,10 @@ class LinkResolver {
       case UrlKind::Relative: break;
     }
     auto [path, frag, has_frag] = text::split_url(n.url());
-    fs::path lexical = book::lexically_normal(c_.path.parent_path() / text::percent_decode(path));
+    // On the bytes: a std::filesystem::path splits itself into components whenever it is made.
+    const std::string lexical = book::normal_form(book::join_path(dir_, text::percent_decode(path)));
     if (auto it = chapter_of_.find(lexical); it != chapter_of_.end()) return to_chapter(n, it->second, frag);
-    auto confined = guard_.confine(lexical);
+    auto confined = guard_.confine_bytes(lexical);
     if (!confined.ok()) {
       diags_.error(n.loc, "link target `" + n.url() + "` " + confined.error);
       unlink(n);
@@ -183,7 +186,7 @@ class LinkResolver {
       case UrlKind::Relative: break;
     }
     std::string path = text::split_url(n.url()).path;
-    auto confined = guard_.confine(c_.path.parent_path() / text::percent_decode(path));
+    auto confined = guard_.confine_bytes(book::join_path(dir_, text::percent_decode(path)));
     if (!confined.ok()) {
       diags_.error(n.loc, "image `" + n.url() + "` " + confined.error);
       return;
@@ -217,7 +220,8 @@ class LinkResolver {
   const LinkContext& ctx_;
   Diagnostics& diags_;
   book::PathGuard& guard_;
-  std::map<fs::path, std::string> chapter_of_;
+  std::string dir_;                                          // the chapter's folder
+  std::unordered_map<std::string, std::string> chapter_of_;  // normal form of a chapter's path → key
 };
 
 }  // namespace
