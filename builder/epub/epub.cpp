@@ -3,8 +3,6 @@
 // documents, and zips it all in a fixed order with fixed timestamps.
 #include "epub/epub.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -324,11 +322,12 @@ namespace {
 constexpr std::size_t kMaxEarlierBytes = std::size_t{256} << 20;
 constexpr std::size_t kMaxRecordBytes = std::size_t{16} << 20;
 
+// A regular file's identity (figures::identify) as text; "" when it cannot be examined.
 std::string identity_of(const fs::path& file) {
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
-  return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) +
-         ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+  const auto id = figures::identify(file);
+  if (!id) return {};
+  return std::to_string(id->device) + ":" + std::to_string(id->inode) + ":" + std::to_string(id->size) + ":" +
+         std::to_string(id->mtime_ns);
 }
 
 // The record's head for the EPUB at `epub` as it is now, holding `bytes`; "" when either file cannot
