@@ -74,7 +74,8 @@ struct EpubOutput {
   std::filesystem::path path;
   std::string bytes;
   bool unchanged = false;  // the file at `path` is this build's, with these very bytes: not rewritten
-  std::string entries;     // each entry's size, checksum and name, for the archive cache's record
+  std::string entries;     // the time stamp, then each entry's size, checksum, stored/deflated and name,
+                           // for the archive cache's record
 };
 std::time_t source_time(const book::Book& book, const EpubOptions& options);
 EpubOutput render_epub(book::Book& book, book::EditionBook& edition, const EpubOptions& options,

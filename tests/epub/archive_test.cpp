@@ -378,10 +378,13 @@ TEST(Cli, AWarmEpubBuildGivesTheCleanBuildsBytes) {
   const fs::path book = root / "book", warm = root / "warm", clean = root / "clean";
   fs::create_directories(root);
   fs::copy(fixture_book(), book, fs::copy_options::recursive);
+  // The dynamic loader's log (LD_DEBUG=files, on stderr) says whether the ZIP module was loaded.
+  bool zip_module_loaded = false;
   auto build = [&](const fs::path& out) {
-    auto r = test::run_bookbuild("--book '" + book.string() + "' --out '" + out.string() +
-                                 "' -q epub --edition en");
+    auto r = test::run_command("LD_DEBUG=files '" BOOKBUILD_EXE "' --book '" + book.string() + "' --out '" +
+                               out.string() + "' -q epub --edition en");
     EXPECT_EQ(r.exit_code, 0) << r.err;
+    zip_module_loaded = r.err.find("bookbuild_zip") != std::string::npos;
     return out / "epub" / "links-book-en.epub";
   };
   auto stat_of = [](const fs::path& f) {
@@ -393,15 +396,18 @@ TEST(Cli, AWarmEpubBuildGivesTheCleanBuildsBytes) {
   ASSERT_TRUE(fs::exists(warm / ".cache" / "epub" / "links-book-en.epub.id"));
   const std::string first = test::read_file(epub);
   const auto identity = stat_of(epub);
+  EXPECT_TRUE(zip_module_loaded);
   build(warm);
   EXPECT_EQ(stat_of(epub), identity) << "an EPUB whose bytes did not change is not written again";
   EXPECT_EQ(test::read_file(epub), first);
+  EXPECT_FALSE(zip_module_loaded) << "every entry as it was: the earlier EPUB is taken whole";
 
   // A changed chapter: a new EPUB, byte for byte what a clean build makes.
   const fs::path chapter = book / "book-en" / "chapter01.md";
   test::write_file(chapter,
                    test::read_file(chapter) + "\nOne more paragraph, added after the first build.\n");
   build(warm);
+  EXPECT_TRUE(zip_module_loaded) << "a changed chapter is compressed again";
   fs::remove_all(clean);
   EXPECT_EQ(test::read_file(epub), test::read_file(build(clean)));
   EXPECT_NE(test::read_file(epub), first);
