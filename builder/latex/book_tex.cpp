@@ -1,8 +1,11 @@
 // Book assembly for LaTeX: link and image resolution for the writer, the template, the source map.
 #include "latex/book_tex.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <map>
 
 #include "diag/progress.hpp"
@@ -41,11 +44,13 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
   return out;
 }
 
-// Figures copied or converted into <dir>/figures, each source file once.
+// The figures of <dir>/figures, each source file once: planned as hard links (PDF, PNG and JPEG to
+// the file itself, SVG to its PDF in the figure cache), or, without a cache, SVG converted straight
+// into `convert_dir`.
 class FigureSet {
  public:
-  FigureSet(fs::path dir, fs::path cache, Diagnostics& diags)
-      : dir_(std::move(dir)), cache_(std::move(cache)), diags_(diags) {}
+  FigureSet(fs::path convert_dir, fs::path cache, Diagnostics& diags)
+      : convert_dir_(std::move(convert_dir)), cache_(std::move(cache)), diags_(diags) {}
 
   // The path for \includegraphics (relative to book.tex), or "" when the figure cannot be printed.
   // The link resolver has confined and checked every image of the book (attr `asset`).
@@ -83,22 +88,23 @@ class FigureSet {
     char prefix[16];
     std::snprintf(prefix, sizeof prefix, "%03zu-", done_.size());
     std::string name = "figures/" + std::string(prefix) + (stem.empty() ? "figure" : stem);
-    if (!made_dir_) {
-      fs::create_directories(dir_ / "figures");
-      made_dir_ = true;
-    }
     if (ext == ".svg") {
       name += ".pdf";
-      if (std::string err = svg_to_pdf_cached(src, dir_ / name, cache_); !err.empty()) {
+      std::string err;
+      if (cache_.empty()) {
+        fs::create_directories(convert_dir_ / "figures");
+        err = svg_to_pdf(src, convert_dir_ / name);
+      } else if (auto entry = svg_pdf_entry(src, cache_, err)) {
+        links_.emplace_back(name, std::move(*entry));
+      }
+      if (!err.empty()) {
         diags_.error(image.loc, "cannot convert `" + image.url() + "` to PDF: " + err);
         return result;
       }
     } else if (ext == ".pdf" || ext == ".png" || ext == ".jpg" || ext == ".jpeg") {
       name += ext;
       // Linked like the site's figures: nothing writes to them, and an editor writes a new file.
-      std::error_code ec;
-      fs::create_hard_link(src, dir_ / name, ec);
-      if (ec) fs::copy_file(src, dir_ / name, fs::copy_options::overwrite_existing);
+      links_.emplace_back(name, src);
     } else {
       diags_.error(image.loc, "image `" + image.url() + "`: XeLaTeX takes SVG (converted), PDF, PNG or JPEG");
       return result;
@@ -108,23 +114,34 @@ class FigureSet {
   }
 
   [[nodiscard]] std::size_t count() const { return done_.size(); }
+  std::vector<std::pair<std::string, fs::path>> take_links() { return std::move(links_); }
 
  private:
-  fs::path dir_;
+  fs::path convert_dir_;
   fs::path cache_;
   Diagnostics& diags_;
   std::map<std::string, std::string> done_;  // by the path's bytes (fs::path compares by components)
-  bool made_dir_ = false;
+  std::vector<std::pair<std::string, fs::path>> links_;
 };
+
+// True when `file` is a regular file (not a link) holding exactly `bytes`.
+bool holds(const fs::path& file, std::string_view bytes) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<std::uintmax_t>(st.st_size) != bytes.size())
+    return false;
+  std::ifstream in(file, std::ios::binary);
+  std::string content(bytes.size(), '\0');
+  return in.read(content.data(), static_cast<std::streamsize>(content.size())) && content == bytes;
+}
 
 }  // namespace
 
-LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, const fs::path& dir,
-                           Diagnostics& diags, const fs::path& figure_cache) {
+PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb, Diagnostics& diags,
+                             const fs::path& figure_cache, const fs::path& convert_dir) {
   const auto& e = eb.edition;
-  LatexBook result;
-  result.tex = dir / kTexName;
-  FigureSet figures(dir, figure_cache, diags);
+  PlannedLatex result;
+  FigureSet figures(convert_dir, figure_cache, diags);
 
   std::string body;
   std::vector<writers::SourceMark> body_marks;
@@ -186,9 +203,62 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
     srcmap += std::to_string(m.line) + "\t" + it->second + ":" + std::to_string(m.loc.line) + "\n";
   }
   result.marks = std::move(body_marks);
-  output::write_file(result.tex, tex);
-  output::write_file(dir / "book.srcmap", srcmap);
+  result.folder.tex = std::move(tex);
+  result.folder.srcmap = std::move(srcmap);
+  result.folder.links = figures.take_links();
   return result;
+}
+
+void write_latex_folder(const LatexFolder& folder, const fs::path& dir) {
+  if (!folder.links.empty()) fs::create_directories(dir / "figures");
+  for (const auto& [name, from] : folder.links) {
+    std::error_code ec;
+    fs::create_hard_link(from, dir / name, ec);
+    if (ec) fs::copy_file(from, dir / name, fs::copy_options::overwrite_existing);
+  }
+  output::write_file(dir / kTexName, folder.tex);
+  output::write_file(dir / "book.srcmap", folder.srcmap);
+}
+
+bool latex_folder_is(const fs::path& dir, const LatexFolder& folder) {
+  std::error_code ec;
+  int own = 0;  // book.tex and book.srcmap
+  bool has_figures = false;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const fs::file_type type = it->symlink_status(ec).type();
+    if (ec) return false;
+    if (name == "figures" && type == fs::file_type::directory)
+      has_figures = true;
+    else if (type != fs::file_type::regular)
+      return false;
+    else if (name == kTexName || name == "book.srcmap")
+      ++own;
+    else if (name != "book.aux" && name != "book.toc" && name != "book.out")
+      return false;  // TeX's log or PDF, or a stray file: staging would drop it
+  }
+  if (ec || own != 2 || has_figures == folder.links.empty()) return false;
+  if (!holds(dir / kTexName, folder.tex) || !holds(dir / "book.srcmap", folder.srcmap)) return false;
+  if (folder.links.empty()) return true;
+  std::size_t count = 0;
+  for (fs::directory_iterator it(dir / "figures", ec), end; !ec && it != end; it.increment(ec)) ++count;
+  if (ec || count != folder.links.size()) return false;
+  // The names are distinct (numbered), so the same count and every name present is the same set.
+  for (const auto& [name, from] : folder.links) {
+    struct stat here {
+    }, there{};
+    if (::lstat((dir / name).c_str(), &here) != 0 || !S_ISREG(here.st_mode) ||
+        ::stat(from.c_str(), &there) != 0 || here.st_dev != there.st_dev || here.st_ino != there.st_ino)
+      return false;  // a copy (across file systems) is not trusted to be current: staged again
+  }
+  return true;
+}
+
+LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, const fs::path& dir,
+                           Diagnostics& diags, const fs::path& figure_cache) {
+  PlannedLatex plan = plan_latex_book(book, eb, diags, figure_cache, dir);
+  write_latex_folder(plan.folder, dir);
+  return {dir / kTexName, std::move(plan.marks), plan.figures};
 }
 
 }  // namespace bb::latex

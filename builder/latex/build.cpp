@@ -16,24 +16,32 @@ namespace fs = std::filesystem;
 
 std::optional<StagedLatex> stage_latex(const book::Book& book, const book::EditionBook& eb,
                                        const BuildOptions& options, Diagnostics& diags) {
-  fs::path target = options.out / "latex" / eb.edition.id;
   StagedLatex s;
-  s.staged = std::make_unique<output::StagedDir>(target);
+  s.target = options.out / "latex" / eb.edition.id;
   s.edition = eb.edition.id;
   s.chapters = eb.chapters.size();
   std::size_t errors = diags.error_count();
-  s.result = write_latex_book(book, eb, s.staged->path(), diags, output::cache_dir(options.out) / "figures");
+  PlannedLatex plan = plan_latex_book(book, eb, diags, output::cache_dir(options.out) / "figures");
   if (diags.error_count() > errors) return std::nullopt;
+  s.result = {s.target / kTexName, std::move(plan.marks), plan.figures};
+  // A folder that already holds exactly this is left alone: writing it aside and swapping it in
+  // would give the same files, at the price of a link and an unlink per figure.
+  if (latex_folder_is(s.target, plan.folder)) {
+    output::remove_stale_siblings(s.target);
+    return s;
+  }
+  s.staged = std::make_unique<output::StagedDir>(s.target);
+  write_latex_folder(plan.folder, s.staged->path());
   for (const char* aux : {"book.aux", "book.toc", "book.out"}) {
     std::error_code ec;
-    if (fs::exists(target / aux)) fs::copy_file(target / aux, s.staged->path() / aux, ec);
+    if (fs::exists(s.target / aux)) fs::copy_file(s.target / aux, s.staged->path() / aux, ec);
   }
   return s;
 }
 
 LatexBook commit_latex(StagedLatex& s, const BuildOptions& options) {
-  s.staged->commit();
-  s.result.tex = s.staged->target() / kTexName;
+  if (s.staged) s.staged->commit();
+  s.result.tex = s.target / kTexName;
   if (!options.quiet)
     std::cerr << "latex: " << s.edition << ": " << s.result.tex.string() << " (" << s.chapters
               << " chapters, " << s.result.figures << " figures)\n";

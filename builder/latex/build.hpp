@@ -27,9 +27,11 @@ std::optional<LatexBook> build_latex(const book::Book& book, const book::Edition
 
 // build_latex in two steps, for a book written one edition at a time (`bookbuild latex`): the
 // edition's folder is written aside while its trees are loaded, and swapped in later, once the whole
-// book is known to have no errors. Dropping a StagedLatex removes the folder written aside.
+// book is known to have no errors. Dropping a StagedLatex removes the folder written aside. A folder
+// that already holds exactly what would be written (latex_folder_is) is left as it is: no `staged`.
 struct StagedLatex {
-  std::unique_ptr<output::StagedDir> staged;
+  std::filesystem::path target;               // <out>/latex/<edition>
+  std::unique_ptr<output::StagedDir> staged;  // null: the folder is unchanged
   LatexBook result;
   std::string edition;
   std::size_t chapters = 0;

@@ -46,8 +46,7 @@ bool place(const fs::path& entry, const fs::path& pdf, std::string& error) {
 
 }  // namespace
 
-std::string svg_to_pdf_cached(const fs::path& svg, const fs::path& pdf, const fs::path& cache) {
-  if (cache.empty()) return svg_to_pdf(svg, pdf);
+std::optional<fs::path> svg_pdf_entry(const fs::path& svg, const fs::path& cache, std::string& error) {
   // The key covers the converter's settings (96 px per inch, PDF points), so that changing them
   // never serves a stale PDF.
   static constexpr std::string_view kSettings = "svg-to-pdf 96dpi";
@@ -55,13 +54,17 @@ std::string svg_to_pdf_cached(const fs::path& svg, const fs::path& pdf, const fs
   // An SVG unchanged since an earlier run (its identity taken before it is read) is not read again.
   const auto id = figures::identify(svg);
   figures::Memo& memo = figures::Memo::of(cache);
-  std::string error;
   if (id) {
-    if (auto key = memo.find(svg, kSettings, *id); key && place(cache / (*key + ".pdf"), pdf, error))
-      return error;
+    if (auto key = memo.find(svg, kSettings, *id)) {
+      fs::path entry = cache / (*key + ".pdf");
+      if (fs::is_regular_file(entry, ec)) return entry;  // else: removed from the cache, converted again
+    }
   }
   std::ifstream in(svg, std::ios::binary);
-  if (!in) return "cannot read " + svg.string();
+  if (!in) {
+    error = "cannot read " + svg.string();
+    return std::nullopt;
+  }
   std::ostringstream bytes;
   bytes << in.rdbuf();
   std::string key = text::sha256_hex(bytes.str() + "\n" + std::string(kSettings));
@@ -74,13 +77,26 @@ std::string svg_to_pdf_cached(const fs::path& svg, const fs::path& pdf, const fs
                             std::to_string(counter++));
     if (std::string err = svg_to_pdf(svg, tmp); !err.empty()) {
       fs::remove(tmp, ec);
-      return err;
+      error = err;
+      return std::nullopt;
     }
     fs::rename(tmp, entry, ec);
-    if (ec) return "cannot write " + entry.string() + ": " + ec.message();
+    if (ec) {
+      error = "cannot write " + entry.string() + ": " + ec.message();
+      return std::nullopt;
+    }
   }
   if (id) memo.put(svg, kSettings, *id, key);
-  if (!place(entry, pdf, error)) error = "cannot write " + pdf.string() + ": " + entry.string() + " is gone";
+  return entry;
+}
+
+std::string svg_to_pdf_cached(const fs::path& svg, const fs::path& pdf, const fs::path& cache) {
+  if (cache.empty()) return svg_to_pdf(svg, pdf);
+  std::string error;
+  const auto entry = svg_pdf_entry(svg, cache, error);
+  if (!entry) return error;
+  if (!place(*entry, pdf, error))
+    error = "cannot write " + pdf.string() + ": " + entry->string() + " is gone";
   return error;
 }
 

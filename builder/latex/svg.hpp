@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace bb::latex {
@@ -18,5 +19,10 @@ std::string svg_to_pdf(const std::filesystem::path& svg, const std::filesystem::
 // (figures/memo.hpp) while the file keeps its identity. An empty `cache` converts directly.
 std::string svg_to_pdf_cached(const std::filesystem::path& svg, const std::filesystem::path& pdf,
                               const std::filesystem::path& cache);
+
+// The cache entry itself (converted when missing), for a caller that places it later; nullopt with
+// `error` set when the SVG cannot be read or converted. `cache` must not be empty.
+std::optional<std::filesystem::path> svg_pdf_entry(const std::filesystem::path& svg,
+                                                   const std::filesystem::path& cache, std::string& error);
 
 }  // namespace bb::latex

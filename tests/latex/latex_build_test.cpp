@@ -1,8 +1,10 @@
 // The LaTeX book around the writer: XeLaTeX log reading, error mapping to manuscript lines, SVG
 // conversion, and book assembly from the templates.
 #include <poppler-document.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 
 #include "book/book.hpp"
@@ -188,6 +190,75 @@ TEST(LatexBook, IsSelfContainedWithFiguresAndASourceMap) {
   EXPECT_EQ(loc.line, 11);
   EXPECT_EQ(book::output_file(b.config, b.editions[0].edition, ".pdf"), "mini-zh.pdf");
   fs::remove_all(dir);
+}
+
+// `bookbuild latex` leaves an edition's folder alone when it already holds what the build would write
+// (no folder written aside and swapped in); anything that makes it differ (a figure that is now
+// another file, a stray file, a changed chapter) gets the folder written again, as a clean build's.
+TEST(LatexFolder, AnUnchangedFolderIsLeftAloneAndAnyDifferenceWritesItAgain) {
+  test::TempDir t("bb-latex-folder");
+  const fs::path book = t.path / "book", out = t.path / "out";
+  fs::copy(test::fixtures() / "books/mini", book, fs::copy_options::recursive);
+  const fs::path png = book / "manuscripts/img/a.png";
+  fs::copy_file(test::fixtures() / "../hostile/image-good-figures/book/m/img/a.png", png);
+  const fs::path chapter = book / "manuscripts/01-带宽.md";
+  test::write_file(chapter, test::read_file(chapter) + "\n![位图](img/a.png)\n");
+  auto build = [&](const fs::path& o) {
+    auto r = test::run_command("'" BOOKBUILD_EXE "' --book '" + book.string() + "' --out '" + o.string() +
+                               "' -q latex --edition zh");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return o / "latex" / "zh";
+  };
+  auto inode = [](const fs::path& p) {
+    struct stat st {};
+    EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
+    return st.st_ino;
+  };
+  auto files = [](const fs::path& dir) {
+    std::map<std::string, std::string> all;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      if (e.is_regular_file()) all[fs::relative(e.path(), dir).generic_string()] = test::read_file(e.path());
+    return all;
+  };
+  auto clean = [&] {
+    fs::remove_all(t.path / "clean");
+    return files(build(t.path / "clean"));
+  };
+
+  const fs::path folder = build(out);
+  ASSERT_TRUE(fs::is_regular_file(folder / "figures/001-bw.pdf"));
+  ASSERT_TRUE(fs::is_regular_file(folder / "figures/002-a.png"));
+  const auto first = inode(folder);
+  build(out);
+  EXPECT_EQ(inode(folder), first) << "the folder already held this build: left alone";
+  // TeX's carried-over files do not count as a difference, and stay.
+  test::write_file(folder / "book.aux", "\\relax\n");
+  build(out);
+  EXPECT_EQ(inode(folder), first);
+  EXPECT_EQ(test::read_file(folder / "book.aux"), "\\relax\n");
+
+  // The PNG is now another file (with the same bytes): the folder is written again, linking it.
+  fs::copy_file(png, t.path / "a.png");
+  fs::remove(png);
+  fs::rename(t.path / "a.png", png);
+  build(out);
+  EXPECT_NE(inode(folder), first);
+  EXPECT_EQ(inode(folder / "figures/002-a.png"), inode(png));
+  EXPECT_EQ(test::read_file(folder / "book.aux"), "\\relax\n") << "carried over into the new folder";
+
+  // A stray file, or a log left by TeX: written again, without it.
+  const auto second = inode(folder);
+  test::write_file(folder / "notes.txt", "mine\n");
+  build(out);
+  EXPECT_NE(inode(folder), second);
+  EXPECT_FALSE(fs::exists(folder / "notes.txt"));
+
+  // A changed chapter: the folder a clean build writes (TeX's carried-over file aside).
+  test::write_file(chapter, test::read_file(chapter) + "\n又一段。\n");
+  build(out);
+  fs::remove(folder / "book.aux");
+  EXPECT_EQ(files(folder), clean());
+  EXPECT_NE(test::read_file(folder / "book.tex").find("又一段"), std::string::npos);
 }
 
 }  // namespace
