@@ -13,6 +13,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #include "diag/progress.hpp"
 #include "figures/memo.hpp"
@@ -158,10 +159,15 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
     std::string error;
   };
   static std::mutex mutex;
-  static std::map<std::pair<fs::path, fs::path>, Seen> memo;
+  // Keyed by the two paths' bytes (NUL cannot occur in a path): fs::path compares component by
+  // component, and with the cache folder first in every key that was ~4 M instructions a site build.
+  static std::unordered_map<std::string, Seen> memo;
+  std::string key = dir_.native();
+  key += '\0';
+  key += src.native();
   {
     std::unique_lock lock(mutex);
-    auto it = memo.find({dir_, src});
+    auto it = memo.find(key);
     if (it != memo.end() && it->second.id == *id) {
       Seen hit = it->second;
       lock.unlock();
@@ -176,7 +182,7 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
   auto result = prepare_uncached(request, *id, error);
   if (!error.empty()) diags.error(request.loc, error);
   std::lock_guard lock(mutex);
-  memo[{dir_, src}] = Seen{*id, result, error};
+  memo[std::move(key)] = Seen{*id, result, error};
   return result;
 }
 
