@@ -99,9 +99,10 @@ std::string Memo::current_stamp() {
 
 Memo& Memo::of(const fs::path& cache_dir) {
   static std::mutex mutex;
-  static std::map<fs::path, std::unique_ptr<Memo>> memos;
+  // By the folder's bytes: an fs::path key is compared component by component, several times a lookup.
+  static std::map<std::string, std::unique_ptr<Memo>, std::less<>> memos;
   std::lock_guard lock(mutex);
-  auto& memo = memos[cache_dir];
+  auto& memo = memos[cache_dir.native()];
   if (!memo) {
     fs::path file = cache_dir / "memo.bin";
     std::string stamp = current_stamp();
