@@ -2,10 +2,28 @@
 # or downloaded. Libraries with a CMake package are found by it, the rest by pkg-config or find_path.
 find_package(PkgConfig REQUIRED)
 
+# Every `bookbuild` run starts a process, and on the virtual machines builds run on, loading shared
+# libraries is a large part of a warm run: a do-nothing program linked with libstdc++, ICU, cmark-gfm
+# and zlib took 5.6 ms to start and exit, the same program with those linked statically 3.1 ms, and
+# with none 2.2 ms (docs/benchmarks.md, "Seventh session"). So the libraries every run uses come from
+# the static archives Debian ships in their -dev packages, when there are (as GNU Nettle below):
+# cmark-gfm, ICU's common library and its data, toml++ (compiled here from its headers,
+# builder/lang/toml_impl.cpp), and the C++ runtime (-static-libstdc++ on the executable). The
+# modules (figures/modules.hpp) keep their shared libraries: they load only when needed. Sanitizer
+# and fuzzing builds link everything shared, as the sanitizers expect.
+option(BOOKBUILD_STATIC_LIBS "Link the libraries every run uses statically into bookbuild" ON)
+if(BOOKBUILD_SANITIZE OR BOOKBUILD_FUZZ)
+  set(BOOKBUILD_STATIC_LIBS OFF)
+endif()
 # cmark-gfm and its GFM extensions (Debian ships a .pc file, no CMake package).
 find_path(CMARK_GFM_INCLUDE_DIR cmark-gfm.h REQUIRED)
-find_library(CMARK_GFM_LIBRARY cmark-gfm REQUIRED)
-find_library(CMARK_GFM_EXTENSIONS_LIBRARY cmark-gfm-extensions REQUIRED)
+if(BOOKBUILD_STATIC_LIBS)
+  find_library(CMARK_GFM_LIBRARY NAMES libcmark-gfm.a cmark-gfm REQUIRED)
+  find_library(CMARK_GFM_EXTENSIONS_LIBRARY NAMES libcmark-gfm-extensions.a cmark-gfm-extensions REQUIRED)
+else()
+  find_library(CMARK_GFM_LIBRARY cmark-gfm REQUIRED)
+  find_library(CMARK_GFM_EXTENSIONS_LIBRARY cmark-gfm-extensions REQUIRED)
+endif()
 add_library(cmark_gfm::cmark_gfm INTERFACE IMPORTED)
 target_include_directories(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_INCLUDE_DIR})
 target_link_libraries(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_EXTENSIONS_LIBRARY} ${CMARK_GFM_LIBRARY})
@@ -15,10 +33,29 @@ find_package(LibXml2 REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 find_package(ZLIB REQUIRED)  # the EPUB writer deflates entries itself, in parallel
 find_package(pugixml REQUIRED)
-find_package(tomlplusplus REQUIRED)
+# toml++ from its headers, compiled once in builder/lang/toml_impl.cpp (TOML_IMPLEMENTATION) rather
+# than from Debian's libtomlplusplus.so, which would load the shared C++ runtime again.
+find_path(TOMLPLUSPLUS_INCLUDE_DIR toml++/toml.h REQUIRED)
+add_library(bookbuild_toml INTERFACE)
+target_include_directories(bookbuild_toml INTERFACE ${TOMLPLUSPLUS_INCLUDE_DIR})
+target_compile_definitions(bookbuild_toml INTERFACE TOML_HEADER_ONLY=0)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(ICU REQUIRED COMPONENTS uc i18n)
+# ICU's common library for the tool: static with its data where the archives exist.
+add_library(bookbuild_icu_uc INTERFACE)
+if(BOOKBUILD_STATIC_LIBS)
+  find_library(ICU_UC_STATIC_LIBRARY libicuuc.a)
+  find_library(ICU_DATA_STATIC_LIBRARY libicudata.a)
+endif()
+if(BOOKBUILD_STATIC_LIBS AND ICU_UC_STATIC_LIBRARY AND ICU_DATA_STATIC_LIBRARY)
+  find_package(Threads REQUIRED)
+  target_include_directories(bookbuild_icu_uc INTERFACE ${ICU_INCLUDE_DIRS})
+  target_link_libraries(bookbuild_icu_uc INTERFACE ${ICU_UC_STATIC_LIBRARY} ${ICU_DATA_STATIC_LIBRARY}
+                        ${CMAKE_DL_LIBS} Threads::Threads)
+else()
+  target_link_libraries(bookbuild_icu_uc INTERFACE ICU::uc)
+endif()
 # GNU Nettle for SHA-256/SHA-1: its static archive when Debian ships one (nettle-dev does), so that no
 # run loads a shared crypto library for a few digests (the shared libcrypto cost ~5 ms per process).
 find_path(NETTLE_INCLUDE_DIR nettle/sha2.h REQUIRED)
