@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include "book/book.hpp"
 #include "book/output_names.hpp"
@@ -135,6 +137,10 @@ TEST(Svg, ConvertsToAOnePagePdf) {
   std::unique_ptr<poppler::document> doc(poppler::document::load_from_file(pdf.string()));
   ASSERT_TRUE(doc);
   EXPECT_EQ(doc->pages(), 1);
+  // The same SVG gives the same bytes (no time of conversion in the PDF), a second later too.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_EQ(svg_to_pdf(test::fixtures() / "books/mini/manuscripts/img/bw.svg", dir / "again.pdf"), "");
+  EXPECT_EQ(test::read_file(dir / "again.pdf"), test::read_file(pdf));
   EXPECT_NE(svg_to_pdf(latex_fixtures() / "blocks.md", dir / "bad.pdf"), "");
   fs::remove_all(dir);
 }
