@@ -47,9 +47,9 @@ bool place(const fs::path& entry, const fs::path& pdf, std::string& error) {
 }  // namespace
 
 std::optional<fs::path> svg_pdf_entry(const fs::path& svg, const fs::path& cache, std::string& error) {
-  // The key covers the converter's settings (96 px per inch, PDF points), so that changing them
-  // never serves a stale PDF.
-  static constexpr std::string_view kSettings = "svg-to-pdf 96dpi";
+  // The key covers the converter's settings (96 px per inch, PDF points, no creation date), so that changing
+  // them never serves a stale PDF.
+  static constexpr std::string_view kSettings = "svg-to-pdf 96dpi undated";
   std::error_code ec;
   // An SVG unchanged since an earlier run (its identity taken before it is read) is not read again.
   const auto id = figures::identify(svg);

@@ -53,11 +53,12 @@ std::string svg_to_pdf(const std::filesystem::path& svg, const std::filesystem::
   if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
     return std::string("cannot create ") + pdf.string() + ": " +
            cairo_status_to_string(cairo_surface_status(surface.get()));
-  // cairo stamps the PDF with the current time unless told otherwise: a fixed date makes the same SVG
-  // give the same bytes on every machine and every run, as the cache (keyed by the SVG) assumes.
-  // (cairo_pdf_surface_set_metadata, cairo 1.16+:
-  // https://www.cairographics.org/manual/cairo-PDF-Surfaces.html)
-  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z");
+  // cairo stamps the PDF with the time of conversion unless told otherwise. An empty date leaves the
+  // (optional) CreationDate out, so the same SVG gives the same bytes on every machine and every run,
+  // as the cache, keyed by the SVG, assumes. (A set date would not do on Debian 12: cairo 1.16 writes
+  // it without the "D:" prefix PDF dates take.) cairo_pdf_surface_set_metadata, cairo 1.16+:
+  // https://www.cairographics.org/manual/cairo-PDF-Surfaces.html
+  cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATE_DATE, "");
   std::unique_ptr<cairo_t, CairoDestroy> cr(cairo_create(surface.get()));
   cairo_scale(cr.get(), scale, scale);
   RsvgRectangle viewport{0, 0, width, height};
