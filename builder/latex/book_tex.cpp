@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
 
 #include "diag/progress.hpp"
@@ -124,17 +123,6 @@ class FigureSet {
   std::vector<std::pair<std::string, fs::path>> links_;
 };
 
-// True when `file` is a regular file (not a link) holding exactly `bytes`.
-bool holds(const fs::path& file, std::string_view bytes) {
-  struct stat st {};
-  if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      static_cast<std::uintmax_t>(st.st_size) != bytes.size())
-    return false;
-  std::ifstream in(file, std::ios::binary);
-  std::string content(bytes.size(), '\0');
-  return in.read(content.data(), static_cast<std::streamsize>(content.size())) && content == bytes;
-}
-
 }  // namespace
 
 PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb, Diagnostics& diags,
@@ -211,11 +199,7 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
 
 void write_latex_folder(const LatexFolder& folder, const fs::path& dir) {
   if (!folder.links.empty()) fs::create_directories(dir / "figures");
-  for (const auto& [name, from] : folder.links) {
-    std::error_code ec;
-    fs::create_hard_link(from, dir / name, ec);
-    if (ec) fs::copy_file(from, dir / name, fs::copy_options::overwrite_existing);
-  }
+  for (const auto& [name, from] : folder.links) output::link_or_copy(from, dir / name);
   output::write_file(dir / kTexName, folder.tex);
   output::write_file(dir / "book.srcmap", folder.srcmap);
 }
@@ -238,17 +222,19 @@ bool latex_folder_is(const fs::path& dir, const LatexFolder& folder) {
       return false;  // TeX's log or PDF, or a stray file: staging would drop it
   }
   if (ec || own != 2 || has_figures == folder.links.empty()) return false;
-  if (!holds(dir / kTexName, folder.tex) || !holds(dir / "book.srcmap", folder.srcmap)) return false;
+  if (!output::holds(dir / kTexName, folder.tex) || !output::holds(dir / "book.srcmap", folder.srcmap))
+    return false;
   if (folder.links.empty()) return true;
   std::size_t count = 0;
   for (fs::directory_iterator it(dir / "figures", ec), end; !ec && it != end; it.increment(ec)) ++count;
   if (ec || count != folder.links.size()) return false;
   // The names are distinct (numbered), so the same count and every name present is the same set.
   for (const auto& [name, from] : folder.links) {
-    struct stat here {
-    }, there{};
-    if (::lstat((dir / name).c_str(), &here) != 0 || !S_ISREG(here.st_mode) ||
-        ::stat(from.c_str(), &there) != 0 || here.st_dev != there.st_dev || here.st_ino != there.st_ino)
+    struct stat here {};
+    const auto there = figures::identify(from);
+    if (::lstat((dir / name).c_str(), &here) != 0 || !S_ISREG(here.st_mode) || !there ||
+        static_cast<std::uint64_t>(here.st_dev) != there->device ||
+        static_cast<std::uint64_t>(here.st_ino) != there->inode)
       return false;  // a copy (across file systems) is not trusted to be current: staged again
   }
   return true;

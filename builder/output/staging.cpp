@@ -2,6 +2,7 @@
 #include "output/staging.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -114,6 +115,22 @@ void write_file(const fs::path& path, std::string_view content) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   write_whole(path, content, path);
+}
+
+void link_or_copy(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::create_hard_link(from, to, ec);
+  if (ec) fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+}
+
+bool holds(const fs::path& file, std::string_view bytes) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<std::uintmax_t>(st.st_size) != bytes.size())
+    return false;
+  std::ifstream in(file, std::ios::binary);
+  std::string content(bytes.size(), '\0');
+  return in.read(content.data(), static_cast<std::streamsize>(content.size())) && content == bytes;
 }
 
 void write_file_atomic(const fs::path& target, std::string_view content) {

@@ -36,6 +36,15 @@ void write_file_atomic(const std::filesystem::path& target, std::string_view con
 // Writes a file, creating its parent folders (for use inside a StagedDir); a partial file is removed.
 void write_file(const std::filesystem::path& path, std::string_view content);
 
+// `to` becomes a hard link to `from` (nothing writes to an output's figures, and an editor that saves
+// a file writes a new one), or a copy where a link cannot be made (another file system). Throws
+// std::filesystem::filesystem_error when neither can be made.
+void link_or_copy(const std::filesystem::path& from, const std::filesystem::path& to);
+
+// True when `file` is a regular file (not a symbolic link) holding exactly `bytes`: an output that
+// would be written again with the same content.
+bool holds(const std::filesystem::path& file, std::string_view bytes);
+
 // Creates an output folder and its parents, or throws a FatalError that names it and the cause.
 void create_output_dir(const std::filesystem::path& dir);
 

@@ -465,15 +465,11 @@ void write_generated(const std::map<std::string, std::string>& generated, const 
     // most of a rebuild is unchanged, and creating hundreds of fresh inodes costs more than reading.
     fs::path previous = out / rel;
     fs::path dest = staged / rel;
-    std::error_code ec;
-    if (fs::file_size(previous, ec) == content.size() && !ec) {
-      std::ifstream in(previous, std::ios::binary);
-      std::string old(content.size(), '\0');
-      if (in.read(old.data(), static_cast<std::streamsize>(old.size())) && old == content) {
-        fs::create_directories(dest.parent_path());
-        fs::create_hard_link(previous, dest, ec);
-        if (!ec) continue;
-      }
+    if (output::holds(previous, content)) {
+      std::error_code ec;
+      fs::create_directories(dest.parent_path());
+      fs::create_hard_link(previous, dest, ec);
+      if (!ec) continue;
     }
     output::write_file(dest, content);
   }
@@ -483,11 +479,7 @@ void write_copied(const std::map<std::string, fs::path>& copied, const fs::path&
   for (const auto& [rel, src] : copied) {
     fs::path dest = staged / rel;
     fs::create_directories(dest.parent_path());
-    // Figures are linked rather than copied when the output is on the same file system: the site
-    // does not modify them, and an editor that saves a figure writes a new file anyway.
-    std::error_code ec;
-    fs::create_hard_link(src, dest, ec);
-    if (ec) fs::copy_file(src, dest, fs::copy_options::overwrite_existing);
+    output::link_or_copy(src, dest);
   }
 }
 
