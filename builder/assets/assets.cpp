@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "diag/diagnostics.hpp"
+#include "inputs/inputs.hpp"
 
 namespace bb::assets {
 
@@ -16,6 +17,7 @@ std::filesystem::path data_dir() {
 
 std::string read_data_file(const std::filesystem::path& relative) {
   auto path = data_dir() / relative;
+  inputs::note_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw FatalError("cannot read " + path.string() + " (bookbuild's data folder; see BOOKBUILD_DATA_DIR)");

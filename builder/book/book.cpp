@@ -6,6 +6,7 @@
 
 #include "book/parse_store.hpp"
 #include "diag/parallel.hpp"
+#include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "markdown/frontend.hpp"
 #include "math/mathml.hpp"
@@ -68,6 +69,7 @@ namespace {
 // A chapter must be a readable regular file; a folder or a device named in the chapter list is an
 // error at its path, not an empty chapter. Returns false after reporting.
 bool check_chapter_file(const std::filesystem::path& path, Diagnostics& diags) {
+  inputs::note_file(path);
   std::error_code ec;
   auto st = std::filesystem::status(path, ec);
   if (std::filesystem::is_directory(st)) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "book/paths.hpp"
+#include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "text/url.hpp"
 
@@ -180,6 +181,9 @@ void read_lead_words(Reader& r, const toml::table& t,
 std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   std::error_code ec;
   fs::path root = fs::weakly_canonical(fs::absolute(root_in), ec);
+  // The book folder itself (a link to it pointed elsewhere is another book) and what it holds.
+  inputs::note_file(fs::absolute(root_in));
+  inputs::note_folder(root);
   if (!fs::is_directory(root)) {
     diags.error({root_in, 0, 0}, "book folder does not exist");
     return std::nullopt;
@@ -289,6 +293,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
       diags.error(loc_of(file, t->get("site-path")),
                   "site-path `" + e.site_path +
                       "` must be a relative folder inside the site (no `..`, not absolute)");
+    inputs::note_folder(root / e.folder);  // its chapters, its cover.png or cover.jpg
     if (!e.cover.empty()) {
       auto cover = guard.confine(root / e.folder / e.cover);
       if (!cover.ok())

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "book/config.hpp"
+#include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 
 namespace bb::book {
@@ -18,6 +19,7 @@ namespace {
 std::vector<ChapterEntry> scan_chapters(const fs::path& folder) {
   std::vector<ChapterEntry> out;
   std::error_code ec;
+  inputs::note_folder(folder);
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".md") continue;
     auto c = chapter_from_file(entry.path().filename());
@@ -34,6 +36,7 @@ std::vector<ChapterEntry> scan_chapters(const fs::path& folder) {
 }
 
 std::string first_heading(const fs::path& file) {
+  inputs::note_file(file);
   std::ifstream in(file);
   std::string line;
   bool fenced = false;
@@ -89,6 +92,7 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
   cfg.calculations = root / "calculations";
   for (const auto& k : known) {
     fs::path folder = root / k.folder;
+    inputs::note_file(folder);
     if (!fs::is_directory(folder)) continue;
     auto chapters = scan_chapters(folder);
     if (chapters.empty()) continue;

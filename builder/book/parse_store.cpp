@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 
+#include "inputs/inputs.hpp"
 #include "text/digest.hpp"
 
 namespace bb::book {
@@ -306,6 +307,7 @@ std::string read_bounded(const fs::path& file) {
 }  // namespace
 
 std::optional<SourceId> source_id(const fs::path& file) {
+  inputs::note_file(file);
   struct stat st {};
   if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   return SourceId{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),

@@ -2,6 +2,8 @@
 // not one per path component, keeps resolving a chapter's hundreds of links cheap).
 #include "book/paths.hpp"
 
+#include "inputs/inputs.hpp"
+
 #include <sys/stat.h>
 
 #include <optional>
@@ -100,6 +102,7 @@ std::string PathGuard::canonical_dir(const std::string& dir) {
     const std::size_t slash = dir.rfind('/');
     c = join(canonical_dir(slash == 0 ? std::string("/") : dir.substr(0, slash)),
              std::string_view(dir).substr(slash + 1));
+    inputs::note_file(dir);  // a folder that becomes a link elsewhere changes what is inside the book
     if (is_symlink(c)) {
       fs::path resolved = fs::weakly_canonical(c, ec);
       if (!ec) c = resolved.native();
@@ -145,6 +148,9 @@ ConfinedPath PathGuard::confine_bytes(std::string_view path) {
   // The folder and the name, split at the last separator of the normal form (as parent_path() and
   // filename() would, without splitting the path into components).
   const std::size_t slash = lexical.rfind('/');
+  // What was found here is an input of the run: the file (or that it is missing) and its folder.
+  inputs::note_file(lexical);
+  inputs::note_file(std::string_view(lexical).substr(0, std::max<std::size_t>(slash, 1)));
   fs::path full = join(canonical_dir(slash == 0 ? std::string("/") : lexical.substr(0, slash)),
                        std::string_view(lexical).substr(slash + 1));
   std::error_code ec;

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "commit.hpp"  // generated: BOOKBUILD_COMMIT
 #include "diag/progress.hpp"
+#include "inputs/inputs.hpp"
 
 namespace bb::cli {
 
@@ -24,10 +25,12 @@ namespace {
 fs::path default_book_dir() {
   fs::path cwd = fs::current_path();
   for (fs::path p = cwd; !p.empty(); p = p.parent_path()) {
+    inputs::note_file(p / "book.toml");
     if (fs::exists(p / "book.toml")) return p;
     if (p == p.parent_path()) break;
   }
   for (fs::path p = cwd; !p.empty(); p = p.parent_path()) {
+    inputs::note_file(p / ".git");
     if (fs::exists(p / ".git")) return p;
     if (p == p.parent_path()) break;
   }

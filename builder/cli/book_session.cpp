@@ -7,7 +7,10 @@
 
 #include "book/parse_store.hpp"
 #include "cli/calc_evaluator.hpp"
+#include "diag/progress.hpp"
+#include "figures/modules.hpp"
 #include "highlight/highlight.hpp"
+#include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "output/staging.hpp"
 
@@ -43,6 +46,26 @@ void refuse_outputs_over_sources(const book::Config& config, const fs::path& out
 }
 
 }  // namespace
+
+RecordedRun::RecordedRun(const Context& ctx) : out_(ctx.global.out_dir) {
+  // A status line is not printed again, so a run that shows one neither writes nor uses a record.
+  wanted_ = inputs::records_wanted() && !bb::progress().enabled();
+  if (!wanted_) return;
+  // The modules are bookbuild too: one rebuilt (or another one chosen) is another tool.
+  for (auto m : {figures::Module::Pdf, figures::Module::Svg, figures::Module::Zip, figures::Module::Xml,
+                 figures::Module::Highlight})
+    inputs::note_file(figures::module_path(m));
+  replayed_ = inputs::replay(out_);
+  if (replayed_) return;
+  inputs::forget(out_);  // whatever happens next, the last run's record no longer says what is there
+  capture_.emplace();
+}
+
+void RecordedRun::finish(int exit_code, const std::vector<fs::path>& outputs) {
+  if (!wanted_ || replayed_) return;
+  if (exit_code == 0) inputs::save(out_, outputs, *capture_);
+  capture_.reset();
+}
 
 void use_output_caches(const Context& ctx) {
   highlight::use_cache(output::cache_dir(ctx.global.out_dir) / "highlight.bin");

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/pipeline.hpp"
+#include "inputs/record.hpp"
 
 namespace bb::cli {
 
@@ -31,6 +32,24 @@ struct SessionCache {
     evaluator.reset();
     evaluator_loaded = false;
   }
+};
+
+// A command that writes outputs runs inside one: when the record of the last run of the same command
+// line into the same --out still holds (inputs/record.hpp), `replayed()` is true, what that run
+// printed has been printed again, and the command does nothing else. Otherwise the command builds,
+// its output is captured, and `finish` writes a record of a successful run (or drops the old one).
+class RecordedRun {
+ public:
+  explicit RecordedRun(const Context& ctx);
+  [[nodiscard]] bool replayed() const { return replayed_; }
+  // `outputs`: the files and folders the command wrote (each is part of the record).
+  void finish(int exit_code, const std::vector<std::filesystem::path>& outputs);
+
+ private:
+  std::filesystem::path out_;
+  bool wanted_ = false;
+  bool replayed_ = false;
+  std::optional<inputs::Capture> capture_;
 };
 
 struct BookSession {

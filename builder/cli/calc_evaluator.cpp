@@ -6,10 +6,13 @@
 
 #include "calc/engine.hpp"
 #include "calc/error.hpp"
+#include "inputs/inputs.hpp"
 
 namespace bb::cli {
 
 std::optional<filters::Evaluator> make_evaluator(const std::filesystem::path& dir) {
+  inputs::note_file(dir);
+  inputs::note_tree(dir);  // the engine reads what it needs of it, when it needs it
   if (!std::filesystem::is_directory(dir)) return std::nullopt;
   auto engine = std::make_shared<calc::Engine>(dir);
   auto mutex = std::make_shared<std::mutex>();  // editions resolve in parallel; the engine caches

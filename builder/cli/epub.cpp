@@ -46,6 +46,8 @@ void define_epub_command(CLI::App* sub, Context& ctx) {
                   "Cover image (default: cover.png or cover.jpg in the edition folder)")
       ->type_name("FILE");
   sub->callback([&ctx, opt] {
+    RecordedRun run(ctx);
+    if (run.replayed()) return;
     BookSession s;
     use_output_caches(ctx);
     std::vector<std::string> only = opt->all ? std::vector<std::string>{} : opt->editions;
@@ -68,9 +70,11 @@ void define_epub_command(CLI::App* sub, Context& ctx) {
       if (s.edition_clean)
         outputs.push_back(epub::render_epub(*s.book, s.book->editions[e], o, *modified, s.diags));
     });
-    if (loaded) epub::write_epubs(outputs, o, s.diags);
+    std::vector<std::filesystem::path> written;
+    if (loaded) written = epub::write_epubs(outputs, o, s.diags);
     if (loaded && !s.diags.has_errors()) highlight::save_cache();
     ctx.exit_code = s.report(ctx);
+    run.finish(ctx.exit_code, written);
   });
 }
 

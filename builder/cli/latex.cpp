@@ -15,6 +15,8 @@ void define_latex_command(CLI::App* sub, Context& ctx) {
   auto editions = std::make_shared<std::vector<std::string>>();
   add_edition_option(sub, *editions);
   sub->callback([&ctx, editions] {
+    RecordedRun run(ctx);
+    if (run.replayed()) return;
     BookSession s;
     use_output_caches(ctx);
     // One edition at a time: each is written aside while its trees are loaded, and every edition
@@ -32,6 +34,10 @@ void define_latex_command(CLI::App* sub, Context& ctx) {
     }
     staged.clear();  // what was written aside and not swapped in is removed
     ctx.exit_code = s.report(ctx);
+    std::vector<std::filesystem::path> written;
+    if (s.book)
+      for (const auto& e : s.book->editions) written.push_back(ctx.global.out_dir / "latex" / e.edition.id);
+    run.finish(ctx.exit_code, written);
   });
 }
 

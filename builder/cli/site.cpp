@@ -407,6 +407,11 @@ void define_site_command(CLI::App* sub, Context& ctx) {
   sub->add_flag("--with-downloads", opt->with_downloads,
                 "Build the PDF and EPUB of each edition first and link them from every page");
   sub->callback([&ctx, opt] {
+    std::optional<RecordedRun> run;
+    if (!opt->serve) {
+      run.emplace(ctx);
+      if (run->replayed()) return;
+    }
     use_output_caches(ctx);  // for the downloads, the site and every rebuild under --serve
     if (opt->with_downloads && !build_downloads(ctx, *opt)) {
       ctx.exit_code = 1;
@@ -415,6 +420,7 @@ void define_site_command(CLI::App* sub, Context& ctx) {
     auto t0 = std::chrono::steady_clock::now();
     if (!opt->serve) {
       ctx.exit_code = build_by_edition(ctx, *opt, t0);
+      run->finish(ctx.exit_code, {ctx.global.out_dir / "site"});
       return;
     }
     auto session = std::make_unique<BookSession>();

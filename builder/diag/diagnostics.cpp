@@ -1,5 +1,6 @@
 // Diagnostics: collection, ordering and printing with the offending source line.
 #include "diag/diagnostics.hpp"
+#include "inputs/inputs.hpp"
 #include "text/unicode.hpp"
 
 #include <algorithm>
@@ -231,6 +232,7 @@ SourceLines read_lines(const std::filesystem::path& path, std::size_t wanted) {
   constexpr std::size_t kLineCap = std::size_t{1} << 20;
   constexpr std::size_t kFileCap = std::size_t{256} << 20;
   SourceLines out;
+  inputs::note_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) return out;
   std::error_code ec;

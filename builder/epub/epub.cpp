@@ -20,6 +20,7 @@
 #include "epub/zip.hpp"
 #include "figures/figures.hpp"
 #include "figures/modules.hpp"
+#include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "output/staging.hpp"
 #include "text/digest.hpp"
@@ -40,6 +41,7 @@ constexpr const char* kPackageDir = "EPUB/";
 constexpr const char* kStylesheet = "book.css";
 
 std::string read_bytes(const fs::path& p) {
+  inputs::note_file(p);
   std::ifstream in(p, std::ios::binary);
   if (!in) throw FatalError("cannot read " + p.string());
   std::ostringstream ss;

@@ -1,5 +1,6 @@
 // Image file checks by signature, header dimensions and end marker, per format.
 #include "figures/validate.hpp"
+#include "inputs/inputs.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -82,6 +83,7 @@ std::string image_problem(std::string_view ext, std::string_view head, std::stri
 }
 
 std::string image_problem(const std::filesystem::path& file) {
+  inputs::note_file(file);
   std::ifstream in(file, std::ios::binary);
   if (!in) return "cannot be read";
   in.seekg(0, std::ios::end);

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "figures/modules.hpp"
+#include "inputs/inputs.hpp"
 #include "text/binary.hpp"
 
 namespace bb::highlight::cache {
@@ -40,6 +41,7 @@ std::string key_of(std::string_view language, std::string_view code) {
 
 // One file's identity in the stamp; false when it cannot be examined.
 bool add_file(std::string& out, int dir, const char* name, const std::string& shown) {
+  if (dir == AT_FDCWD) inputs::note_file(std::string_view(name));
   struct stat st {};
   if (fstatat(dir, name, &st, 0) != 0) return false;
   out += shown;
@@ -57,6 +59,7 @@ bool add_file(std::string& out, const std::string& path) {
 std::string data_dir(std::string& out) {
   if (const char* env = std::getenv("SOURCE_HIGHLIGHT_DATADIR"); env && *env) return env;
   if (const char* home = std::getenv("HOME"); home && *home) {
+    inputs::note_file(std::string(home) + "/.source-highlight/source-highlight.conf");
     std::ifstream conf(std::string(home) + "/.source-highlight/source-highlight.conf", std::ios::binary);
     if (conf) {
       std::stringstream text;
@@ -81,6 +84,7 @@ std::string data_dir(std::string& out) {
 // Every file of the data folder: the language definitions include one another, and lang.map decides
 // which file a language reads.
 bool add_data_dir(std::string& out, const std::string& path) {
+  inputs::note_folder(path);
   DIR* dir = opendir(path.c_str());
   if (!dir) return false;
   std::vector<std::string> names;

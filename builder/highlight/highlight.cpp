@@ -13,6 +13,7 @@
 #include "figures/modules.hpp"
 #include "highlight/cache.hpp"
 #include "highlight/highlight_module.h"
+#include "inputs/inputs.hpp"
 #include "output/staging.hpp"
 
 namespace bb::highlight {
@@ -97,8 +98,10 @@ std::optional<std::vector<Token>> from_module(const std::string& lang, std::stri
     // shown as plain text, as when Source-highlight's data folder is missing, and the reason is said
     // once.
     static std::once_flag said;
-    std::call_once(
-        said, [&] { std::fprintf(stderr, "warning: code blocks are not highlighted: %s\n", error.c_str()); });
+    std::call_once(said, [&] {
+      inputs::spoil();  // printed outside std::cerr
+      std::fprintf(stderr, "warning: code blocks are not highlighted: %s\n", error.c_str());
+    });
     return std::nullopt;
   }
   known = true;

@@ -15,6 +15,7 @@
 
 #include "assets/assets.hpp"
 #include "diag/diagnostics.hpp"
+#include "inputs/inputs.hpp"
 #include "text/binary.hpp"
 #include "text/digest.hpp"
 #include "text/unicode.hpp"
@@ -145,6 +146,7 @@ std::string cache_stamp(const std::vector<fs::path>& files) {
   const auto settled = std::chrono::duration_cast<std::chrono::seconds>(now).count() - 2;
   for (const auto& f : files) {
     const fs::path file = assets::data_dir() / f;
+    inputs::note_file(file);
     struct stat st {};
     if (::stat(file.c_str(), &st) != 0 || st.st_mtim.tv_sec >= settled) return {};
     stamp += f.generic_string() + " " + identity(file) + "\n";
@@ -308,6 +310,7 @@ const Registry& registry() {
     Registry reg;
     std::error_code ec;
     std::vector<fs::path> files;
+    inputs::note_folder(assets::data_dir() / "languages");
     for (const auto& e : fs::directory_iterator(assets::data_dir() / "languages", ec))
       if (e.path().extension() == ".toml") files.push_back(fs::path("languages") / e.path().filename());
     std::sort(files.begin(), files.end());

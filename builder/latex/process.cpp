@@ -1,6 +1,7 @@
 // fork/exec with a pipe for standard output, a poll loop for the timeout, and the child in its own
 // process group so that a timeout ends it with everything it started.
 #include "latex/process.hpp"
+#include "inputs/inputs.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -44,6 +45,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
 
+  inputs::spoil();  // what another program reads is not known
   pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <vector>
 
+#include "inputs/inputs.hpp"
 #include "markdown/converter.hpp"
 #include "markdown/footnotes.hpp"
 #include "markdown/math_syntax.hpp"
@@ -76,6 +77,7 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
 
 doc::Node parse_file(const fs::path& path, Diagnostics& diags, const Options& options) {
   // One read into a string of the file's size (no stream buffer copied into a growing string).
+  inputs::note_file(path);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
   if (fd < 0 || ::fstat(fd, &st) != 0) {

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "inputs/inputs.hpp"
 #include "text/url.hpp"
 
 namespace bb::repo {
@@ -21,6 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string read_file(const fs::path& p) {
+  inputs::note_file(p);
   std::ifstream in(p, std::ios::binary);
   if (!in) return {};
   std::ostringstream ss;
@@ -48,6 +50,7 @@ std::optional<GitDirs> find_git(const fs::path& start) {
   std::error_code ec;
   for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
     fs::path dot = dir / ".git";
+    inputs::note_file(dot);
     if (fs::is_directory(dot, ec)) return GitDirs{dir, dot, dot};
     if (fs::is_regular_file(dot, ec)) {  // a linked work tree or submodule: "gitdir: <path>"
       std::string line = first_line(dot);

@@ -3,6 +3,7 @@
 #include "site/meta.hpp"
 
 #include "book/output_names.hpp"
+#include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "site/site.hpp"
 #include "text/unicode.hpp"
@@ -83,7 +84,9 @@ std::string favicon_site_path(const book::Config& config) {
 }
 
 fs::path favicon_source(const book::Config& config) {
-  return config.favicon.empty() ? writers::data_dir() / "website" / "favicon.svg" : config.favicon;
+  fs::path source = config.favicon.empty() ? writers::data_dir() / "website" / "favicon.svg" : config.favicon;
+  inputs::note_file(source);
+  return source;
 }
 
 std::string head(const book::Book& book, const Page& page) {
@@ -141,6 +144,7 @@ std::vector<Download> downloads(const fs::path& out, const book::Config& config,
     // The name `bookbuild epub` / `bookbuild pdf` write for this edition, and nothing else.
     const std::string name = book::output_file(config, edition, ext);
     std::error_code ec;
+    inputs::note_file(out / folder / name);  // a download of the site, which `epub`/`pdf` wrote
     if (fs::is_regular_file(out / folder / name, ec))
       found.push_back({"downloads/" + name, format, out / folder / name});
   }

@@ -13,6 +13,7 @@
 #include "diag/parallel.hpp"
 #include "diag/progress.hpp"
 #include "figures/figures.hpp"
+#include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
@@ -81,6 +82,7 @@ class Renderer {
   void begin() {
     for (const char* asset : {"book.css", "site.js", "search.js", "search.css", "live-reload.js"}) {
       fs::path src = writers::data_dir() / "website" / asset;
+      inputs::note_file(src);
       if (fs::exists(src)) files_.copied[std::string("assets/") + asset] = src;
     }
     files_.copied[meta::favicon_site_path(book_.config)] = meta::favicon_source(book_.config);
