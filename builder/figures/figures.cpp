@@ -20,7 +20,6 @@
 #include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 #include "figures/validate.hpp"
-#include "inputs/inputs.hpp"
 #include "text/digest.hpp"
 
 namespace bb::figures {
@@ -30,7 +29,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::optional<std::string> read_file(const fs::path& p) {
-  inputs::note_file(p);
   std::ifstream in(p, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream ss;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <mutex>
 #include <streambuf>
 #include <string_view>
 
@@ -73,8 +74,8 @@ std::int64_t ns(const timespec& t) {
   return std::int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
 }
 
-// A file's identity as a record keeps it: device, inode, size, both times and the mode; a path that
-// cannot be examined is all zeros. `newest` gets the later of its two times.
+// A file's identity as a record keeps it: device, inode, size, both times (see below) and the mode;
+// a path that cannot be examined is all zeros. `newest` gets the later of its two times.
 void put_identity(std::string& out, const struct stat* st, std::int64_t* newest) {
   if (!st) {
     for (int i = 0; i < 6; ++i) put_u64(out, 0);
@@ -91,7 +92,10 @@ void put_identity(std::string& out, const struct stat* st, std::int64_t* newest)
   }
   put_u64(out, static_cast<std::uint64_t>(st->st_size));
   put_u64(out, static_cast<std::uint64_t>(ns(st->st_mtim)));
-  put_u64(out, static_cast<std::uint64_t>(ns(st->st_ctim)));
+  // The change time gives away an edit that kept the size and the modification time. A file with
+  // other hard links (a figure that an output folder links to) is compared without it: every link
+  // made or removed anywhere, by any build, changes it.
+  put_u64(out, st->st_nlink == 1 ? static_cast<std::uint64_t>(ns(st->st_ctim)) : 0);
   put_u64(out, st->st_mode);
   if (newest) *newest = std::max(*newest, ns(st->st_mtim));
 }
@@ -208,6 +212,8 @@ struct Tee : std::streambuf {
   int stream;
   std::vector<Capture::Chunk>* chunks;
   void keep(const char* s, std::streamsize n) {
+    static std::mutex mutex;  // both streams, from any thread
+    std::lock_guard lock(mutex);
     if (chunks->empty() || chunks->back().stream != stream) chunks->push_back({stream, {}});
     chunks->back().bytes.append(s, static_cast<std::size_t>(n));
   }

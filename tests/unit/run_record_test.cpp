@@ -150,6 +150,19 @@ TEST(RunRecord, AnotherCommandLineOrEnvironmentBuildsAgain) {
                               "SOURCE_DATE_EPOCH=1700000000 BOOKBUILD_RUN_RECORD=explain")));
 }
 
+// The LaTeX and site folders hard-link the book's figures: a build into another folder (or removing
+// one) links or unlinks them again, which changes their change time but not what they are.
+TEST(RunRecord, LinksToTheFiguresMadeElsewhereAreNoChange) {
+  Book b;
+  const fs::path out = b.dir.path / "out", other = b.dir.path / "other";
+  for (const char* job : {"-q latex", "-q site"}) {
+    ASSERT_EQ(build(b.book, out, job).exit_code, 0);
+    ASSERT_EQ(build(b.book, other, job).exit_code, 0);
+    fs::remove_all(other);
+    EXPECT_TRUE(replayed(build(b.book, out, job, "BOOKBUILD_RUN_RECORD=explain"))) << job;
+  }
+}
+
 // Every file of the book edited in turn (its time kept), then removed in turn from a fresh copy: the
 // run with records builds what a run without them builds, for every command.
 TEST(RunRecord, EveryChangedOrRemovedInputBuildsAgainAsWithoutRecords) {
@@ -235,7 +248,7 @@ TEST(RunRecord, AnOutputChangedOrRemovedBuildsAgain) {
   const fs::path out = b.dir.path / "out", plain = b.dir.path / "plain";
   ASSERT_EQ(build(b.book, out, "-q site").exit_code, 0);
   ASSERT_EQ(build(b.book, plain, "-q site", "BOOKBUILD_RUN_RECORD=0").exit_code, 0);
-  fs::remove(out / "site" / "en" / "chapter01.html");
+  ASSERT_TRUE(fs::remove(out / "site" / "en" / "ch01.html"));
   EXPECT_FALSE(replayed(build(b.book, out, "-q site", "BOOKBUILD_RUN_RECORD=explain")));
   EXPECT_EQ(outputs(out / "site"), outputs(plain / "site"));
 
