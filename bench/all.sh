@@ -7,7 +7,8 @@
 # previous build and its figure cache; "cold" runs start from an empty output folder (no figure
 # cache), and are reported separately. The peers keep no cache, so their one figure serves both.
 # Usage: bench/all.sh [BOOKBUILD] [BOOK]   (RUNS=5 warm rounds, COLD=3 cold rounds by default;
-#        ONLY=REGEX keeps the jobs whose name matches, e.g. ONLY=site or ONLY='^epub')
+#        ONLY=REGEX keeps the jobs whose name matches, e.g. ONLY=site or ONLY='^epub';
+#        BOOKBUILD_RUN_RECORD=0 makes every warm run build instead of replaying its record)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bookbuild="$(realpath "${1:-$here/build-release/builder/bookbuild}")"
@@ -67,6 +68,13 @@ peer() { measure bash -c "${peer_cmd[$1]}"; }
 
 echo "bookbuild: $bookbuild ($(stat -c %y "$bookbuild" | cut -d. -f1))"
 echo "book: $book; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
+# A warm run whose inputs and outputs did not change replays the last run's record (docs/pipeline.md,
+# "Run records"); BOOKBUILD_RUN_RECORD=0 measures the builds themselves.
+if [[ "${BOOKBUILD_RUN_RECORD:-}" == 0 || "${BOOKBUILD_RUN_RECORD:-}" == off ]]; then
+  echo "run records: off (BOOKBUILD_RUN_RECORD=0): every warm run builds"
+else
+  echo "run records: on (the default): a warm run of an unchanged book replays the last run's record"
+fi
 echo "warming up (one run of every job)"
 for ((j = 0; j < ${#jobs[@]}; j++)); do
   bb "$j" "$out/warm-$j" >/dev/null
