@@ -247,6 +247,12 @@ void prune(const fs::path& runs) {
   for (std::size_t i = 0; i + kKeep < records.size(); ++i) fs::remove(records[i].second, ec);
 }
 
+// BOOKBUILD_RUN_RECORD=explain: say on stderr why a record was not used or not written.
+bool explain() {
+  const char* v = std::getenv("BOOKBUILD_RUN_RECORD");
+  return v && std::strcmp(v, "explain") == 0;
+}
+
 }  // namespace
 
 void begin_run(int argc, char** argv) {
@@ -273,12 +279,6 @@ void begin_run(int argc, char** argv) {
   for (auto v : env) put_bytes(key, v);
   for (int fd = 0; fd <= 2; ++fd) key += ::isatty(fd) == 1 ? 't' : '-';
   s.key = std::move(key);
-}
-
-// BOOKBUILD_RUN_RECORD=explain: say on stderr why a record was not used or not written.
-bool explain() {
-  const char* v = std::getenv("BOOKBUILD_RUN_RECORD");
-  return v && std::strcmp(v, "explain") == 0;
 }
 
 bool records_wanted() {
