@@ -16,6 +16,7 @@
 #include "check/site_check.hpp"
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
+#include "inputs/inputs.hpp"
 #include "output/staging.hpp"
 #include "site/meta.hpp"
 
@@ -152,6 +153,7 @@ void define_check_command(CLI::App* sub, Context& ctx) {
   sub->add_option("--output", opt->output, "Write the JSON report to this file instead of stdout")
       ->type_name("FILE");
   sub->callback([&ctx, opt] {
+    inputs::stop();  // no record is kept of this command
     if (opt->what == "epub") {
       ctx.exit_code = check_epubs(ctx, opt->epubs);
       return;

@@ -5,6 +5,7 @@
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "highlight/highlight.hpp"
+#include "inputs/inputs.hpp"
 #include "latex/build.hpp"
 #include "latex/xelatex.hpp"
 
@@ -14,6 +15,7 @@ void define_pdf_command(CLI::App* sub, Context& ctx) {
   auto editions = std::make_shared<std::vector<std::string>>();
   add_edition_option(sub, *editions);
   sub->callback([&ctx, editions] {
+    inputs::stop();  // no record is kept of this command
     // Checked first: without XeLaTeX there is nothing this command can do (exit 2, as for bad usage).
     latex::require_xelatex();
     BookSession s;

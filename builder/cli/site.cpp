@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "epub/epub.hpp"
 #include "highlight/highlight.hpp"
+#include "inputs/inputs.hpp"
 #include "latex/build.hpp"
 #include "latex/xelatex.hpp"
 #include "math/mathml.hpp"
@@ -411,6 +412,8 @@ void define_site_command(CLI::App* sub, Context& ctx) {
     if (!opt->serve) {
       run.emplace(ctx);
       if (run->replayed()) return;
+    } else {
+      inputs::stop();  // the server keeps no record
     }
     use_output_caches(ctx);  // for the downloads, the site and every rebuild under --serve
     if (opt->with_downloads && !build_downloads(ctx, *opt)) {

@@ -63,6 +63,11 @@ void start() {
   g_recording.store(true);
 }
 
+void stop() {
+  g_recording.store(false);
+  spoil();
+}
+
 bool recording() {
   return g_recording.load(std::memory_order_relaxed);
 }

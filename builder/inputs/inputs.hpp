@@ -14,8 +14,10 @@
 
 namespace bb::inputs {
 
-// Begins recording for this process (the command line calls it first).
+// Begins recording for this process (the command line calls it first); stop() ends it for a
+// process that will not write a record (`site --serve`, which would note every rebuild's reads).
 void start();
+void stop();
 bool recording();
 
 // A file that was read or looked for: the record keeps its identity (device, inode, size, times),
