@@ -128,7 +128,7 @@ The book's configuration, in the \fB\-\-book\fR folder; without \fB\-\-book\fR, 
 The calc library's data: model configurations, hardware, scenarios and their results, from which every computed number in the text is recomputed.
 .TP
 .I build/
-The default output folder (\fB\-\-out\fR): \fIsite/\fR, \fIepub/\fR, \fIlatex/\fR, \fIpdf/\fR, each replaced only when complete, and \fI.cache/\fR: \fIfigures/\fR, the content\-hash cache of converted figures, \fIsearch/\fR, each edition\(aqs search index, and \fIhighlight.bin\fR, the tokens of highlighted code blocks.
+The default output folder (\fB\-\-out\fR): \fIsite/\fR, \fIepub/\fR, \fIlatex/\fR, \fIpdf/\fR, each replaced only when complete, and \fI.cache/\fR: \fIfigures/\fR, the content\-hash cache of converted figures, \fIsearch/\fR, each edition\(aqs search index, \fIhighlight.bin\fR, the tokens of highlighted code blocks, \fIparsed/\fR and \fIlanguages.bin\fR, parsed chapters and language files, \fIepub/\fR, what each EPUB held, and \fIruns/\fR, the record of the last successful \fBsite\fR, \fBepub\fR or \fBlatex\fR run of each command line. Deleting \fI.cache/\fR is always safe.
 )";
 
 constexpr const char* kEnvironment = R"(.TP
