@@ -45,7 +45,8 @@ struct Book {
 
 test::RunResult build(const fs::path& book, const fs::path& out, const std::string& job,
                       const std::string& env = "") {
-  return test::run_command(env + " '" BOOKBUILD_EXE "' --book '" + book.string() + "' --out '" +
+  // Records on (test_support.hpp turns them off for every other test); `env` may say otherwise.
+  return test::run_command("BOOKBUILD_RUN_RECORD=on " + env + " '" BOOKBUILD_EXE "' --book '" + book.string() + "' --out '" +
                            out.string() + "' " + job);
 }
 

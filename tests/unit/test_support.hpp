@@ -12,6 +12,12 @@
 
 namespace bb::test {
 
+// A test of a cache beneath the build means its warm runs to build: a run record (docs/pipeline.md,
+// "Run records") would replay them instead, as soon as the copied fixture is two seconds old (a slow
+// test under the sanitizers). So every bookbuild a test starts has records off, unless its command
+// says otherwise (run_record_test.cpp starts its own with BOOKBUILD_RUN_RECORD=on).
+inline const bool kRunRecordsOff = [] { return ::setenv("BOOKBUILD_RUN_RECORD", "0", 1) == 0; }();
+
 inline std::filesystem::path fixtures() {
   return BOOKBUILD_FIXTURES;
 }
