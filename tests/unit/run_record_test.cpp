@@ -46,8 +46,8 @@ struct Book {
 test::RunResult build(const fs::path& book, const fs::path& out, const std::string& job,
                       const std::string& env = "") {
   // Records on (test_support.hpp turns them off for every other test); `env` may say otherwise.
-  return test::run_command("BOOKBUILD_RUN_RECORD=on " + env + " '" BOOKBUILD_EXE "' --book '" + book.string() + "' --out '" +
-                           out.string() + "' " + job);
+  return test::run_command("BOOKBUILD_RUN_RECORD=on " + env + " '" BOOKBUILD_EXE "' --book '" +
+                           book.string() + "' --out '" + out.string() + "' " + job);
 }
 
 // An output folder's files and their bytes, without the cache.
