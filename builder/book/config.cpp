@@ -5,7 +5,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
+#include <optional>
 #include <set>
+#include <sstream>
+#include <string_view>
 
 #include "book/paths.hpp"
 #include "inputs/inputs.hpp"
@@ -176,6 +180,106 @@ void read_lead_words(Reader& r, const toml::table& t,
   }
 }
 
+// Where toml++ (3.x as Debian ships it) would read a character through
+// `impl::is_non_ascii_horizontal_whitespace`, whose table has no case for U+00A1–U+0499 and reaches
+// `TOML_UNREACHABLE` (undefined behaviour; found by fuzz/fuzz_config.cpp with `[Ń = …`): outside
+// quoted strings and comments, and in a multi-line basic string right after a backslash or after the
+// whitespace that follows a line-ending backslash. Outside strings and comments any non-ASCII
+// character is refused (TOML keys and non-string values are ASCII); in those strings only the
+// characters the table lacks. Returns the line, column and message of the first, if any.
+struct TomlHazard {
+  int line = 0, col = 0;
+  std::string message;
+};
+
+std::optional<TomlHazard> toml_reader_hazard(std::string_view text) {
+  enum class State { Outside, Comment, Basic, MultiBasic, Literal, MultiLiteral } state = State::Outside;
+  int line = 1, col = 0;
+  bool after_backslash = false;  // in a multi-line basic string: a backslash, then only whitespace
+  std::size_t i = 0;
+  auto starts = [&](std::string_view s) { return text.substr(i, s.size()) == s; };
+  while (i < text.size()) {
+    // One code point: its first byte decides its length; malformed UTF-8 is toml++'s to report.
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t n = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    char32_t c = lead;
+    if (n > 1 && i + n <= text.size()) {
+      c = lead & (0xFF >> (n + 1));
+      for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    }
+    ++col;
+    if (c == '\n') {
+      ++line;
+      col = 0;
+    }
+    switch (state) {
+      case State::Outside:
+        if (c >= 0x80)
+          return TomlHazard{line, col,
+                            "a non-ASCII character outside a quoted string or a comment: TOML keys and "
+                            "values other than strings are ASCII (quote the key: \"…\" = …)"};
+        if (c == '#') {
+          state = State::Comment;
+        } else if (c == '"') {
+          state = starts("\"\"\"") ? State::MultiBasic : State::Basic;
+          if (state == State::MultiBasic) i += 2, col += 2;
+        } else if (c == '\'') {
+          state = starts("\'\'\'") ? State::MultiLiteral : State::Literal;
+          if (state == State::MultiLiteral) i += 2, col += 2;
+        }
+        break;
+      case State::Comment:
+        if (c == '\n') state = State::Outside;
+        break;
+      case State::Basic:
+        if (c == '\\') {
+          i += 1, col += 1;  // the escaped character (a quote, a backslash) is not the string's end
+        } else if (c == '"' || c == '\n') {
+          state = State::Outside;
+        }
+        break;
+      case State::MultiBasic:
+        if (after_backslash) {
+          if (c == ' ' || c == '\t' || c == '\r' || c == '\n') break;
+          after_backslash = false;
+          if (c >= 0xA1 && c <= 0x499)
+            return TomlHazard{line, col,
+                              "this character cannot follow a backslash (or a line-ending backslash and the "
+                              "whitespace after it) in a multi-line string: the TOML reader fails on it; "
+                              "put an ASCII character first"};
+          if (c == '\\' || c == '"') break;  // an escaped backslash or quote
+        }
+        if (c == '\\') {
+          after_backslash = true;
+        } else if (starts("\"\"\"")) {
+          // Up to two more quotes belong to the string: the delimiter is the last three.
+          std::size_t q = i;
+          while (q < text.size() && text[q] == '"') ++q;
+          col += static_cast<int>(q - i) - 1;
+          i = q;
+          state = State::Outside;
+          continue;
+        }
+        break;
+      case State::Literal:
+        if (c == '\'' || c == '\n') state = State::Outside;
+        break;
+      case State::MultiLiteral:
+        if (starts("\'\'\'")) {
+          std::size_t q = i;
+          while (q < text.size() && text[q] == '\'') ++q;
+          col += static_cast<int>(q - i) - 1;
+          i = q;
+          state = State::Outside;
+          continue;
+        }
+        break;
+    }
+    i += std::min(n, text.size() - i);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
@@ -193,7 +297,18 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
 
   toml::table doc;
   try {
-    doc = toml::parse_file(file.string());
+    std::string text;
+    {
+      std::ifstream in(file, std::ios::binary);
+      std::ostringstream bytes;
+      bytes << in.rdbuf();
+      text = std::move(bytes).str();
+    }
+    if (auto hazard = toml_reader_hazard(text)) {
+      diags.error({file, hazard->line, hazard->col}, hazard->message);
+      return std::nullopt;
+    }
+    doc = toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
     diags.error({file, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
                 std::string(e.description()));

@@ -124,6 +124,42 @@ TEST_F(TempBook, TomlSyntaxErrorHasPlace) {
   EXPECT_EQ(d.all()[0].loc.line, 2);
 }
 
+// toml++ reaches undefined behaviour on U+00A1–U+0499 where it looks for whitespace (config.cpp,
+// toml_reader_hazard; fuzz/regressions/config/non-ascii-bare-key.toml): such input is an error at
+// its place before toml++ sees it, and non-ASCII text in strings and comments is read as before.
+TEST_F(TempBook, NonAsciiWhereTheTomlReaderFailsIsAnErrorWithItsPlace) {
+  struct Case {
+    std::string toml;
+    int line, col;  // 0: no such error
+  };
+  const Case cases[] = {
+      {"[\xC5\x83 = \"x\"]\n", 1, 2},          // a bare key: Ń
+      {"[book]\ntitle = 1\xD0\x96\n", 2, 10},  // after a value: Ж
+      {"[book]\ntitle = \"\"\"a \\\n   \xC5\x83"
+       "b\"\"\"\n",
+       3, 4},                                                              // after a line-ending backslash
+      {"[book]\ntitle = \"\"\"\\\xC3\xA9\"\"\"\n", 2, 13},                 // right after a backslash: é
+      {"[book]\ntitle = \"\xD0\xA0\xD1\x83 \\\" \xC5\x83\"  # \xC5\x83\n"  // strings, comments: fine
+       "rights = '\xC5\x83'\nauthors = [\"\"\"x\"\"\\\"y \xC5\x83\"\"\"\"]\n",
+       0, 0},
+  };
+  for (const auto& c : cases) {
+    file("book.toml", c.toml);
+    Diagnostics d;
+    EXPECT_FALSE(load_config(root_, d));
+    bool hazard = false;
+    for (const auto& diag : d.all()) {
+      if (diag.message.find("non-ASCII") == std::string::npos &&
+          diag.message.find("backslash") == std::string::npos)
+        continue;
+      hazard = true;
+      EXPECT_EQ(diag.loc.line, c.line) << c.toml;
+      EXPECT_EQ(diag.loc.col, c.col) << c.toml;
+    }
+    EXPECT_EQ(hazard, c.line != 0) << c.toml;
+  }
+}
+
 TEST_F(TempBook, RecognisesTheRealBookLayout) {
   file("manuscripts/00-前言.md", "# 前言\n");
   file("manuscripts/01-概览.md", "# 第 1 章\n");
