@@ -198,6 +198,7 @@ std::optional<TomlHazard> toml_reader_hazard(std::string_view text) {
   bool after_backslash = false;  // in a multi-line basic string: a backslash, then only whitespace
   std::size_t i = 0;
   auto starts = [&](std::string_view s) { return text.substr(i, s.size()) == s; };
+  if (starts("\xEF\xBB\xBF")) i = 3;  // a byte order mark, which toml++ skips
   while (i < text.size()) {
     // One code point: its first byte decides its length; malformed UTF-8 is toml++'s to report.
     const auto lead = static_cast<unsigned char>(text[i]);

@@ -142,6 +142,7 @@ TEST_F(TempBook, NonAsciiWhereTheTomlReaderFailsIsAnErrorWithItsPlace) {
       {"[book]\ntitle = \"\xD0\xA0\xD1\x83 \\\" \xC5\x83\"  # \xC5\x83\n"  // strings, comments: fine
        "rights = '\xC5\x83'\nauthors = [\"\"\"x\"\"\\\"y \xC5\x83\"\"\"\"]\n",
        0, 0},
+      {"\xEF\xBB\xBF[book]\ntitle = \"T\"\n", 0, 0},  // a byte order mark first: fine
   };
   for (const auto& c : cases) {
     file("book.toml", c.toml);
