@@ -182,7 +182,8 @@ void read_lead_words(Reader& r, const toml::table& t,
 }
 
 // Where toml++ (3.x as Debian ships it) would read a character through
-// `impl::is_non_ascii_horizontal_whitespace`, whose table has no case for U+00A1–U+0499 and reaches
+// `impl::is_non_ascii_horizontal_whitespace`, whose table has no case for U+00A1–U+0499 and
+// U+FC06–U+FEFE (the first and last of its 64 blocks) and reaches
 // `TOML_UNREACHABLE` (undefined behaviour; found by fuzz/fuzz_config.cpp with `[Ń = …`): outside
 // quoted strings and comments, and in a multi-line basic string right after a backslash or after the
 // whitespace that follows a line-ending backslash. Outside strings and comments any non-ASCII
@@ -239,7 +240,7 @@ std::optional<TomlHazard> toml_reader_hazard(std::string_view text) {
           continue;
         }
         after_backslash = false;
-        if (c >= 0xA1 && c <= 0x499) {
+        if ((c >= 0xA1 && c <= 0x499) || (c >= 0xFC06 && c <= 0xFEFE)) {  // no case in its table
           hazard = TomlHazard{line, col + 1,
                               "this character cannot follow a backslash (or a line-ending backslash and the "
                               "whitespace after it) in a multi-line string: the TOML reader fails on it; put "
