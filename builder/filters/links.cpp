@@ -38,14 +38,19 @@ std::set<std::string> settle_ids(book::Chapter& chapter, Diagnostics& diags) {
   return ids;
 }
 
+ChapterFiles chapter_files(const book::EditionBook& edition) {
+  ChapterFiles files;
+  files.reserve(edition.chapters.size());
+  for (const auto& ch : edition.chapters) files[book::normal_form(ch.path.native())] = ch.key;
+  return files;
+}
+
 namespace {
 
 class LinkResolver {
  public:
   LinkResolver(book::Chapter& c, const LinkContext& ctx, Diagnostics& d)
-      : c_(c), ctx_(ctx), diags_(d), guard_(ctx.guard), dir_(c.path.parent_path().native()) {
-    for (const auto& ch : ctx.edition.chapters) chapter_of_[book::normal_form(ch.path.native())] = ch.key;
-  }
+      : c_(c), ctx_(ctx), diags_(d), guard_(ctx.guard), dir_(c.path.parent_path().native()) {}
 
   void run() {
     doc::walk(c_.root, [&](Node& n) {
@@ -143,7 +148,7 @@ class LinkResolver {
     auto [path, frag, has_frag] = text::split_url(n.url());
     // On the bytes: a std::filesystem::path splits itself into components whenever it is made.
     const std::string lexical = book::normal_form(book::join_path(dir_, text::percent_decode(path)));
-    if (auto it = chapter_of_.find(lexical); it != chapter_of_.end()) return to_chapter(n, it->second, frag);
+    if (auto it = ctx_.files.find(lexical); it != ctx_.files.end()) return to_chapter(n, it->second, frag);
     auto confined = guard_.confine_bytes(lexical);
     if (!confined.ok()) {
       diags_.error(n.loc, "link target `" + n.url() + "` " + confined.error);
@@ -220,8 +225,7 @@ class LinkResolver {
   const LinkContext& ctx_;
   Diagnostics& diags_;
   book::PathGuard& guard_;
-  std::string dir_;                                          // the chapter's folder
-  std::unordered_map<std::string, std::string> chapter_of_;  // normal form of a chapter's path → key
+  std::string dir_;  // the chapter's folder
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "book/book.hpp"
 #include "book/paths.hpp"
@@ -27,13 +28,19 @@ using ChapterIds = std::map<std::string, std::set<std::string>>;
 // returns them, footnote anchors included.
 std::set<std::string> settle_ids(book::Chapter& chapter, Diagnostics& diags);
 
+// The normal form of each chapter's path (book::normal_form) → the chapter's key: how a link to a
+// manuscript finds its chapter. Made once per edition, not per chapter (resolve_edition).
+using ChapterFiles = std::unordered_map<std::string, std::string>;
+ChapterFiles chapter_files(const book::EditionBook& edition);
+
 struct LinkContext {
   const book::Config& config;
   const book::EditionBook& edition;
   const TargetTable& targets;
   const repo::Repository& repository;
-  const ChapterIds& ids;   // of this edition
-  book::PathGuard& guard;  // of this resolution of the edition (its thread's own)
+  const ChapterIds& ids;      // of this edition
+  const ChapterFiles& files;  // of this edition
+  book::PathGuard& guard;     // of this resolution of the edition (its thread's own)
 };
 
 void resolve_links(book::Chapter& chapter, const LinkContext& ctx, Diagnostics& diags);

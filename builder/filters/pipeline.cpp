@@ -102,6 +102,7 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
   ChapterIds& ids = r.ids[eb.edition.id];
   ids.clear();
   for (std::size_t c = 0; c < chapters; ++c) ids[eb.chapters[c].key] = std::move(settled[c]);
+  const ChapterFiles& files = r.files[eb.edition.id] = chapter_files(eb);
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
   std::vector<std::vector<Binding>> bindings(chapters);
   parallel_for(chapters, [&](std::size_t c) {
@@ -110,7 +111,7 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
     bindings[c].reserve(count_computed_numbers(eb.chapters[c].root));
     // The guard remembers the folders it has confirmed: one per chapter, never shared between threads.
     book::PathGuard guard(book.config.root);
-    const LinkContext links{book.config, eb, r.targets, r.repository, ids, guard};
+    const LinkContext links{book.config, eb, r.targets, r.repository, ids, files, guard};
     resolve_chapter(eb.chapters[c], eb, xref, links, options, bindings[c], diags);
   });
   // Moved, into room made once: copying them held every binding twice (a tenth of a large book's peak).
@@ -163,7 +164,7 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   for (auto& d : settling.all()) diags.add(std::move(d));
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
   book::PathGuard guard(book.config.root);
-  LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e], guard};
+  LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e], r.files[e], guard};
   std::vector<Binding> bindings;
   resolve_chapter(ch, eb, xref, links, options, bindings, diags);
   // The chapter's bindings take the place of its old ones. In book order they are contiguous: found

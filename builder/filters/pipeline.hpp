@@ -21,10 +21,11 @@ struct ResolveOptions {
 
 struct Resolution {
   TargetTable targets;
-  std::vector<Binding> bindings;          // every placeholder and bound literal, in book order
-  repo::Repository repository;            // the one lookup: top level, commit links are pinned to, URL
-  std::string commit;                     // repository.revision(), for reports
-  std::map<std::string, ChapterIds> ids;  // by edition id: every chapter's ids, as links saw them
+  std::vector<Binding> bindings;              // every placeholder and bound literal, in book order
+  repo::Repository repository;                // the one lookup: top level, commit links are pinned to, URL
+  std::string commit;                         // repository.revision(), for reports
+  std::map<std::string, ChapterIds> ids;      // by edition id: every chapter's ids, as links saw them
+  std::map<std::string, ChapterFiles> files;  // by edition id: its chapters by manuscript path
 };
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options = {});
