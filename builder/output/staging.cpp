@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <system_error>
 
 #include "diag/diagnostics.hpp"
@@ -50,19 +52,45 @@ void write_whole(const fs::path& path, std::string_view content, const fs::path&
 
 }  // namespace
 
-void remove_stale_siblings(const fs::path& target) {
+namespace {
+
+// Removes, in `dir`, the temporary siblings of `name` (every name when `name` is empty) that dead
+// processes left.
+void remove_stale(const fs::path& dir, const std::string& name) {
   std::error_code ec;
-  const std::string prefix = "." + target.filename().string() + ".";
-  for (fs::directory_iterator it(target.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    if (!name.starts_with(prefix)) continue;
-    std::string_view rest = std::string_view(name).substr(prefix.size());
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    // `.<name>.<tag>-<pid>`: the name may hold dots, the pid does not.
+    const std::string file = it->path().filename().string();
+    const std::size_t dot = file.rfind('.');
+    if (file.front() != '.' || dot == 0) continue;
+    if (!name.empty() && std::string_view(file).substr(1, dot - 1) != name) continue;
+    const std::string_view rest = std::string_view(file).substr(dot + 1);
     for (std::string_view tag : {"tmp-", "old-"}) {
       if (!rest.starts_with(tag)) continue;
       std::error_code rm;
       if (dead(rest.substr(tag.size()))) fs::remove_all(it->path(), rm);
     }
   }
+}
+
+// What a killed build left in a folder is removed on the first write into it, for every file at
+// once; later writes in this process skip the listing. Listing the folder on every write made n
+// writes into one folder cost n² entries read, and under `site --serve` each edit paid for a listing
+// of the whole edition's folder. A build killed while this process runs leaves its files to the next.
+void remove_stale_once(const fs::path& dir) {
+  static std::mutex mutex;
+  static std::set<std::string> swept;
+  {
+    std::lock_guard lock(mutex);
+    if (!swept.insert(dir.native()).second) return;
+  }
+  remove_stale(dir, {});
+}
+
+}  // namespace
+
+void remove_stale_siblings(const fs::path& target) {
+  remove_stale(target.parent_path(), target.filename().string());
 }
 
 void create_output_dir(const fs::path& dir) {
@@ -135,7 +163,7 @@ bool holds(const fs::path& file, std::string_view bytes) {
 
 void write_file_atomic(const fs::path& target, std::string_view content) {
   create_output_dir(target.parent_path());
-  remove_stale_siblings(target);
+  remove_stale_once(target.parent_path());
   fs::path tmp = sibling(target, "tmp");
   write_whole(tmp, content, target);
   std::error_code ec;
