@@ -156,22 +156,39 @@ class Renderer {
     return out;
   }
 
+  // Every page lists the edition's chapters: written by appending to one string, since a page of a
+  // book with n chapters makes n entries (temporaries per entry made the site's sidebars cost n²
+  // allocations, and each edit under --serve paid for the edition's).
   std::string sidebar(const book::EditionBook& eb, const std::string& current_key) {
-    std::string out = "<ol>";
+    std::string out;
+    std::size_t size = 16;
+    for (const auto& c : eb.chapters) size += 32 + c.key.size() + c.title.size();
+    out.reserve(size);
+    out += "<ol>";
     for (const auto& c : eb.chapters) {
-      bool here = c.key == current_key;
-      out += "<li><a href=\"" + escape_xml(c.key) + ".html\"" + (here ? " aria-current=\"page\"" : "") + ">" +
-             escape_xml(c.title) + "</a>";
+      const bool here = c.key == current_key;
+      out += "<li><a href=\"";
+      text::append_escaped_xml(out, c.key);
+      out += here ? ".html\" aria-current=\"page\">" : ".html\">";
+      text::append_escaped_xml(out, c.title);
+      out += "</a>";
       if (here) {
-        std::string sub;
-        for (const auto& b : c.root.children)
-          if (b.kind == Kind::Heading && b.level() == 2 && !b.id().empty())
-            sub += "<li><a href=\"#" + escape_xml(b.id()) + "\">" + heading_html(b) + "</a></li>";
-        if (!sub.empty()) out += "<ol>" + sub + "</ol>";
+        bool any = false;
+        for (const auto& b : c.root.children) {
+          if (b.kind != Kind::Heading || b.level() != 2 || b.id().empty()) continue;
+          out += any ? "<li><a href=\"#" : "<ol><li><a href=\"#";
+          any = true;
+          text::append_escaped_xml(out, b.id());
+          out += "\">";
+          out += heading_html(b);
+          out += "</a></li>";
+        }
+        if (any) out += "</ol>";
       }
       out += "</li>";
     }
-    return out + "</ol>";
+    out += "</ol>";
+    return out;
   }
 
   std::string toc(const book::Chapter& c, const lang::Language& w) {
