@@ -243,7 +243,8 @@ bool rebuild_chapters(Context& ctx, const std::vector<fs::path>& changed, site::
   }
   if (s.diags.has_errors()) return give_up();
   lap("resolve");
-  auto part = site::render_pages(*s.book, s.resolution, site_options(ctx, true, false), s.diags, chapters);
+  auto part =
+      site::render_pages(*s.book, s.resolution, site_options(ctx, true, false), s.diags, chapters, &files);
   lap("render");
   if (s.diags.has_errors()) return give_up();
   std::map<std::string, std::string> patches;

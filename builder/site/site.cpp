@@ -113,10 +113,15 @@ class Renderer {
   void show_pages(ProgressCount* shown) { pages_shown_ = shown; }
 
   // Only the pages of the given chapters, with the files their figures need.
-  SiteFiles pages(const std::vector<std::pair<std::size_t, std::size_t>>& chapters) {
+  SiteFiles pages(const std::vector<std::pair<std::size_t, std::size_t>>& chapters,
+                  const std::map<std::string, std::string>& lists) {
     find_downloads();
     std::vector<SearchSection> unused;
-    for (const auto& [e, i] : chapters) chapter_page_for(book_.editions.at(e), i, unused);
+    for (const auto& [e, i] : chapters) {
+      const book::EditionBook& eb = book_.editions.at(e);
+      auto it = lists.find(eb.edition.id);
+      chapter_page_for(eb, i, unused, it != lists.end() ? it->second : chapter_list(eb));
+    }
     return std::move(files_);
   }
 
@@ -128,16 +133,18 @@ class Renderer {
   }
 
   void edition(const book::EditionBook& eb, std::vector<SearchSection>& search) {
+    const std::string list = chapter_list(eb);
     // The chapters' pages on every core; their sections joined in book order.
     std::vector<std::vector<SearchSection>> parts(eb.chapters.size());
     parallel_for(eb.chapters.size(), [&](std::size_t i) {
-      chapter_page_for(eb, i, parts[i]);
+      chapter_page_for(eb, i, parts[i], list);
       if (pages_shown_) pages_shown_->step();
     });
     for (auto& p : parts)
       search.insert(search.end(), std::make_move_iterator(p.begin()), std::make_move_iterator(p.end()));
     std::lock_guard lock(files_mutex_);
-    home_page(eb);
+    home_page(eb, list);
+    files_.chapter_lists[eb.edition.id] = list;
   }
 
   std::string languages(const std::string& page, const std::string& key, const book::Edition& current) {
@@ -156,38 +163,51 @@ class Renderer {
     return out;
   }
 
-  // Every page lists the edition's chapters: written by appending to one string, since a page of a
-  // book with n chapters makes n entries (temporaries per entry made the site's sidebars cost n²
-  // allocations, and each edit under --serve paid for the edition's).
-  std::string sidebar(const book::EditionBook& eb, const std::string& current_key) {
-    std::string out;
+  // Every page lists the edition's chapters. The list is made once per edition (it was made per
+  // page, n entries for each of n pages) and kept in SiteFiles::chapter_lists, where render_pages
+  // finds it: under --serve an edit does not read every chapter's title again, which on a large
+  // book meant memory scattered over the whole heap.
+  static std::string chapter_list(const book::EditionBook& eb) {
     std::size_t size = 16;
     for (const auto& c : eb.chapters) size += 32 + c.key.size() + c.title.size();
+    std::string out;
     out.reserve(size);
     out += "<ol>";
     for (const auto& c : eb.chapters) {
-      const bool here = c.key == current_key;
       out += "<li><a href=\"";
       text::append_escaped_xml(out, c.key);
-      out += here ? ".html\" aria-current=\"page\">" : ".html\">";
+      out += ".html\">";
       text::append_escaped_xml(out, c.title);
-      out += "</a>";
-      if (here) {
-        bool any = false;
-        for (const auto& b : c.root.children) {
-          if (b.kind != Kind::Heading || b.level() != 2 || b.id().empty()) continue;
-          out += any ? "<li><a href=\"#" : "<ol><li><a href=\"#";
-          any = true;
-          text::append_escaped_xml(out, b.id());
-          out += "\">";
-          out += heading_html(b);
-          out += "</a></li>";
-        }
-        if (any) out += "</ol>";
-      }
-      out += "</li>";
+      out += "</a></li>";
     }
     out += "</ol>";
+    return out;
+  }
+
+  // The list as chapter `c`'s page shows it: its entry marked current, with its sections.
+  static std::string sidebar(const std::string& list, const book::Chapter& c) {
+    std::string entry = "<li><a href=\"";
+    text::append_escaped_xml(entry, c.key);
+    entry += ".html\"";
+    const std::size_t at = list.find(entry + ">");
+    if (at == std::string::npos) return list;  // not in the list (cannot happen for a chapter)
+    const std::size_t tail = list.find("</a></li>", at + entry.size()) + 4;
+    std::string sub;
+    for (const auto& b : c.root.children) {
+      if (b.kind != Kind::Heading || b.level() != 2 || b.id().empty()) continue;
+      sub += "<li><a href=\"#";
+      text::append_escaped_xml(sub, b.id());
+      sub += "\">";
+      sub += heading_html(b);
+      sub += "</a></li>";
+    }
+    std::string out;
+    out.reserve(list.size() + sub.size() + 32);
+    out.append(list, 0, at + entry.size());
+    out += " aria-current=\"page\"";
+    out.append(list, at + entry.size(), tail - at - entry.size());
+    if (!sub.empty()) out += "<ol>" + sub + "</ol>";
+    out.append(list, tail);
     return out;
   }
 
@@ -211,7 +231,8 @@ class Renderer {
     return "<h2>" + escape_xml(w.word("site.on-this-page")) + "</h2><ol>" + out + "</ol>";
   }
 
-  void chapter_page_for(const book::EditionBook& eb, std::size_t i, std::vector<SearchSection>& search) {
+  void chapter_page_for(const book::EditionBook& eb, std::size_t i, std::vector<SearchSection>& search,
+                        const std::string& list) {
     const auto& e = eb.edition;
     const auto& c = eb.chapters[i];
     const std::string page = chapter_page(e, c.key);
@@ -272,7 +293,7 @@ class Renderer {
                escape_xml(n.title) + " →</a>";
     }
     std::string html =
-        fill(eb, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho), sidebar(eb, c.key),
+        fill(eb, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho), sidebar(list, c),
              toc(c, w), pager, meta::description(c.root), meta::source_link(repository_, c, e.lang));
     {
       std::lock_guard lock(files_mutex_);
@@ -320,7 +341,7 @@ class Renderer {
         "page.html");
   }
 
-  void home_page(const book::EditionBook& eb) {
+  void home_page(const book::EditionBook& eb, const std::string& list) {
     const auto& e = eb.edition;
     const lang::Language& w = lang::language(e.lang);
     std::string authors;
@@ -341,8 +362,8 @@ class Renderer {
     if (!eb.chapters.empty())
       pager = "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(eb.chapters.front().key) + ".html\">" +
               escape_xml(eb.chapters.front().title) + " →</a>";
-    files_.generated[page] = fill(eb, page, "", e.title, body, sidebar(eb, ""), "", pager,
-                                  e.subtitle.empty() ? e.title : e.subtitle, "");
+    files_.generated[page] =
+        fill(eb, page, "", e.title, body, list, "", pager, e.subtitle.empty() ? e.title : e.subtitle, "");
   }
 
  public:
@@ -458,10 +479,12 @@ SiteFiles render_site(const book::Book& book, const filters::Resolution& resolut
 
 SiteFiles render_pages(const book::Book& book, const filters::Resolution& resolution,
                        const SiteOptions& options, Diagnostics& diags,
-                       const std::vector<std::pair<std::size_t, std::size_t>>& chapters) {
+                       const std::vector<std::pair<std::size_t, std::size_t>>& chapters,
+                       const SiteFiles* last) {
   SiteOptions pages_only = options;
   pages_only.search = false;
-  return Renderer(book, resolution, pages_only, diags).pages(chapters);
+  static const std::map<std::string, std::string> none;
+  return Renderer(book, resolution, pages_only, diags).pages(chapters, last ? last->chapter_lists : none);
 }
 
 void render_search(const book::Book& book, const SiteOptions& options, SiteFiles& files) {

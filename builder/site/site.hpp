@@ -35,6 +35,8 @@ struct SiteFiles {
   std::map<std::string, std::filesystem::path> copied;    // "en/images/x.svg" → source file
   std::map<std::string, std::size_t> search_index_bytes;  // edition id → index size
   std::map<std::string, std::size_t> search_query_bytes;  // edition id → download for one query
+  // Edition id → its list of chapters as every page shows it, none current (render_pages reuses it).
+  std::map<std::string, std::string> chapter_lists;
 };
 
 // Renders the whole site. Problems (a missing image, say) go to `diags`.
@@ -42,10 +44,13 @@ SiteFiles render_site(const book::Book& book, const filters::Resolution& resolut
                       const SiteOptions& options, Diagnostics& diags);
 
 // Renders only the pages of the given chapters, as render_site renders them, with the figures they
-// show (`site --serve`, after those chapters changed): (edition index, chapter index) pairs.
+// show (`site --serve`, after those chapters changed): (edition index, chapter index) pairs. The
+// chapter lists of `last`, the site these pages belong to, are reused: every chapter's key and title
+// must be the same as when `last` was rendered (else pass nullptr).
 SiteFiles render_pages(const book::Book& book, const filters::Resolution& resolution,
                        const SiteOptions& options, Diagnostics& diags,
-                       const std::vector<std::pair<std::size_t, std::size_t>>& chapters);
+                       const std::vector<std::pair<std::size_t, std::size_t>>& chapters,
+                       const SiteFiles* last = nullptr);
 
 // Adds (or replaces) the search index of every edition in `files`. An edition whose searchable text is
 // unchanged since the last call in this process, or since the run that stored it in

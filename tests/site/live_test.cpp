@@ -75,7 +75,7 @@ bool rebuild_alone(Session& s, std::size_t e, std::size_t i, SiteFiles& out) {
   book::reload_chapter(s.book, e, i, s.diags);
   if (!filters::resolve_again(s.book, s.resolution, e, i, old_title, s.diags, s.resolve_options()))
     return false;
-  out = render_pages(s.book, s.resolution, s.options, s.diags, {{e, i}});
+  out = render_pages(s.book, s.resolution, s.options, s.diags, {{e, i}}, &s.files);  // as the server does
   return true;
 }
 

@@ -181,6 +181,18 @@ TEST(Site, SidebarTocPagerAndCaptions) {
   EXPECT_NE(
       p.find("<a href=\"ch01.html\" aria-current=\"page\">第 1 章 带宽</a><ol><li><a href=\"#sec-1-1\">"),
       std::string::npos);
+  // One entry is current, and only the current chapter lists its sections; the home page marks none.
+  auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(p, "aria-current=\"page\""), 1u);
+  EXPECT_NE(p.find("<li><a href=\"preface.html\">"), std::string::npos);
+  EXPECT_EQ(count(page(*b, "preface.html"), "aria-current=\"page\""), 1u);
+  EXPECT_EQ(page(*b, "preface.html").find("href=\"#sec-1-1\""), std::string::npos);
+  EXPECT_EQ(count(page(*b, "index.html"), "aria-current=\"page\""), 0u);
+  EXPECT_NE(page(*b, "index.html").find("<a href=\"ch01.html\">第 1 章 带宽</a></li>"), std::string::npos);
   EXPECT_NE(p.find("class=\"page-toc\""), std::string::npos);
   EXPECT_NE(p.find("rel=\"prev\" href=\"preface.html\""), std::string::npos);
   EXPECT_NE(p.find("<span class=\"caption-label\">图 1-1</span>"), std::string::npos);
