@@ -36,9 +36,9 @@ for (let i = 0; i < runs; i++) {
   writeFileSync(file, text);
   await page.waitForFunction(() => window.__seenAt > 0, null, { timeout: 20000, polling: 50 });
   times.push((await page.evaluate(() => window.__seenAt)) - t0);
-  const marks = server.log().match(/(change seen|reload sent) at \d+/g);
+  const marks = server.log().match(/(change seen|patch sent|reload sent) at \d+/g);
   if (process.env.BOOKBUILD_TIMINGS && marks)
-    console.log(`  edit ${i}: page ${times[i]} ms; server ${marks.slice(-2).map((m) => m.replace(/\d+$/, (n) => `+${n - t0} ms`)).join(", ")}`);
+    console.log(`  edit ${i}: page ${times[i]} ms; server ${marks.slice(-3).map((m) => m.replace(/\d+$/, (n) => `+${n - t0} ms`)).join(", ")}`);
   await new Promise((r) => setTimeout(r, 300));
 }
 await browser.close();

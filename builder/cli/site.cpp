@@ -247,12 +247,22 @@ bool rebuild_chapters(Context& ctx, const std::vector<fs::path>& changed, site::
       site::render_pages(*s.book, s.resolution, site_options(ctx, true, false), s.diags, chapters, &files);
   lap("render");
   if (s.diags.has_errors()) return give_up();
+  // Open pages that change by blocks are patched before the pages are written; the others are told
+  // to fetch themselves once they are on disk.
   std::map<std::string, std::string> patches;
-  auto pages = site::update_pages(files, std::move(part), ctx.global.out_dir / "site", &patches);
+  auto patch = [&](const std::map<std::string, std::string>& ready) {
+    for (const auto& [page, blocks] : ready) server.patch(page, blocks);
+    lap("patch");
+    if (timings && !ready.empty()) std::cerr << "  patch sent at " << epoch_ms() << '\n';
+  };
+  auto pages = site::update_pages(files, std::move(part), ctx.global.out_dir / "site", &patches, patch);
   lap("write");
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-  reload(server, pages, patches);
+  std::vector<std::string> fetch;
+  for (const auto& page : pages)
+    if (!patches.count(page)) fetch.push_back(page);
+  server.reload(fetch);
   if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
   if (!ctx.global.quiet)
     std::cerr << "site: " << changed.front().filename().string() << (changed.size() > 1 ? " and others" : "")

@@ -658,24 +658,37 @@ std::optional<std::string> block_patch(std::string_view before, std::string_view
 }
 
 std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const fs::path& out,
-                                      std::map<std::string, std::string>* patches) {
-  std::vector<std::string> changed;
-  for (auto& [rel, content] : part.generated) {
-    std::string& now = files.generated[rel];
-    if (now == content && fs::exists(out / rel)) continue;
-    fs::create_directories((out / rel).parent_path());
-    output::write_file_atomic(out / rel, content);
-    if (patches && rel.ends_with(".html"))
-      if (auto patch = block_patch(now, content)) (*patches)[rel] = std::move(*patch);
-    now = std::move(content);
-    if (rel.ends_with(".html")) changed.push_back(rel);
-  }
+                                      std::map<std::string, std::string>* patches,
+                                      const PatchesReady& ready) {
+  // The files the pages show first: a patched page may ask for a new figure at once.
   for (auto& [rel, src] : part.copied) {
     auto it = files.copied.find(rel);
     if (it != files.copied.end() && it->second == src && fs::exists(out / rel)) continue;
     fs::create_directories((out / rel).parent_path());
     fs::copy_file(src, out / rel, fs::copy_options::overwrite_existing);
     files.copied[rel] = src;
+  }
+  std::vector<std::string> changed;
+  std::vector<std::pair<const std::string*, std::string*>> writes;  // path, content
+  for (auto& [rel, content] : part.generated) {
+    std::string& now = files.generated[rel];
+    if (now == content && fs::exists(out / rel)) continue;
+    if (patches && rel.ends_with(".html"))
+      if (auto patch = block_patch(now, content)) (*patches)[rel] = std::move(*patch);
+    now = std::move(content);
+    writes.emplace_back(&rel, &now);
+    if (rel.ends_with(".html")) changed.push_back(rel);
+  }
+  // The open pages are patched before the disk is written: nothing in a patch is read from there.
+  if (patches && ready) ready(*patches);
+  for (const auto& [rel, content] : writes) {
+    try {
+      fs::create_directories((out / *rel).parent_path());
+      output::write_file_atomic(out / *rel, *content);
+    } catch (...) {
+      files.generated.erase(*rel);  // not on disk: the next update writes it
+      throw;
+    }
   }
   return changed;
 }

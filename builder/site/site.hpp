@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -105,10 +106,17 @@ std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles&
 std::optional<std::string> block_patch(std::string_view before, std::string_view after,
                                        std::size_t limit = 256 * 1024);
 
+// Called with the patches of the pages that changed by blocks, before those pages are written.
+using PatchesReady = std::function<void(const std::map<std::string, std::string>&)>;
+
 // Puts the files of `part` (from render_pages) into `files` and, where they differ, into the live
-// folder `out`; returns the HTML pages that changed.
+// folder `out`; returns the HTML pages that changed. With `patches`, fills it (block_patch) and calls
+// `ready` with it once the copied files are in place and before any page is written, so that open
+// pages can be patched without waiting for the disk; the pages without a patch are fetched again,
+// so the caller tells them only after this returns.
 std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const std::filesystem::path& out,
-                                      std::map<std::string, std::string>* patches = nullptr);
+                                      std::map<std::string, std::string>* patches = nullptr,
+                                      const PatchesReady& ready = {});
 
 // The page of a chapter relative to the site root ("en/ch04.html").
 std::string chapter_page(const book::Edition& edition, const std::string& key);
