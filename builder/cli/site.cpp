@@ -183,18 +183,21 @@ long long epoch_ms() {
       .count();
 }
 
+// The changed pages without a patch are told to fetch themselves again.
+void fetch_unpatched(site::DevServer& server, const std::vector<std::string>& pages,
+                     const std::map<std::string, std::string>& patches) {
+  std::vector<std::string> fetch;
+  for (const auto& page : pages)
+    if (!patches.count(page)) fetch.push_back(page);
+  server.reload(fetch);
+}
+
 // Open pages that changed by blocks get those blocks; the others are told to fetch themselves again.
 void reload(site::DevServer& server, const std::vector<std::string>& pages,
             const std::map<std::string, std::string>& patches) {
-  std::vector<std::string> fetch;
-  for (const auto& page : pages) {
-    auto it = patches.find(page);
-    if (it == patches.end())
-      fetch.push_back(page);
-    else
-      server.patch(page, it->second);
-  }
-  server.reload(fetch);
+  for (const auto& page : pages)
+    if (auto it = patches.find(page); it != patches.end()) server.patch(page, it->second);
+  fetch_unpatched(server, pages, patches);
 }
 
 void print_warnings(const BookSession& session, const Context& ctx, LiveBook& live) {
@@ -259,10 +262,7 @@ bool rebuild_chapters(Context& ctx, const std::vector<fs::path>& changed, site::
   lap("write");
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-  std::vector<std::string> fetch;
-  for (const auto& page : pages)
-    if (!patches.count(page)) fetch.push_back(page);
-  server.reload(fetch);
+  fetch_unpatched(server, pages, patches);
   if (timings) std::cerr << "  reload sent at " << epoch_ms() << '\n';
   if (!ctx.global.quiet)
     std::cerr << "site: " << changed.front().filename().string() << (changed.size() > 1 ? " and others" : "")

@@ -1,8 +1,6 @@
 // Link and image resolution: chapters, fragments, book files, the repository, the web.
 #include "filters/links.hpp"
 
-#include <unordered_map>
-
 #include "doc/ids.hpp"
 #include "text/slug.hpp"
 #include "text/url.hpp"
