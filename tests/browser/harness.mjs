@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 // playwright-core comes from npm (`npm ci` in tests/browser); without it the tests skip.
 let chromium;
@@ -20,11 +20,14 @@ export function chromiumPath() {
 }
 
 // Copies the book to a temporary folder (the tests edit manuscripts) and serves it; `env` is added to
-// the server's environment (BOOKBUILD_TIMINGS=1 puts each rebuild's steps in its log).
+// the server's environment (BOOKBUILD_TIMINGS=1 puts each rebuild's steps in its log). The book's own
+// `build` and `.git` folders are not copied: in this repository they hold gigabytes, whose copy (and
+// its write-back to disk) took minutes and stalled the measurements of bench/site.
 export async function serveBook(bookbuild, book, port, env = {}) {
   const work = mkdtempSync(join(tmpdir(), "bb-browser-"));
   const copy = join(work, "book");
-  cpSync(book, copy, { recursive: true });
+  const skip = [join(resolve(book), "build"), join(resolve(book), ".git")];
+  cpSync(book, copy, { recursive: true, filter: (from) => !skip.includes(resolve(from)) });
   const child = spawn(bookbuild, ["--book", copy, "--out", join(work, "out"), "site", "--serve", "--port", String(port)],
                       { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let log = "";
