@@ -17,6 +17,11 @@
 // (GLIBC_TUNABLES=glibc.malloc.hugetlb=1:...) do the same but are read only at process start;
 // mallopt(3) and madvise(2) do it from main(). Peak RSS grows by at most the last huge page in use.
 // BOOKBUILD_DEFAULT_MALLOC=1 keeps glibc's defaults.
+//
+// Not for the dev server (`site --serve`, cli/app.cpp): it lives for hours and holds the whole book.
+// On the 100× book (a 1.2 GB heap) each step of an edit took 2–5 times as long with this set-up as
+// with glibc's defaults, and as long on the huge pages alone (glibc.malloc.hugetlb=1) as on the
+// four mallopt settings alone (docs/benchmarks.md, tenth session).
 #include "cli/allocator.hpp"
 
 #include <malloc.h>

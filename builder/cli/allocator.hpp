@@ -14,9 +14,10 @@ struct HeapSetup {
   std::size_t populated_size = 0;  // the 4 KiB pages below `advised` populated at once (0: refused)
 };
 
-// Called first thing in main(). One heap (arena) for every thread, memory kept by the process instead
-// of being handed back and faulted in again, and the first 64 MiB of heap marked for transparent huge
-// pages. Once per process; later calls return the first call's result.
+// Called once the command line is parsed, before the command runs (cli/app.cpp), for every command
+// but the dev server (`site --serve`), which keeps glibc's defaults. One heap (arena) for every thread,
+// memory kept by the process instead of being handed back and faulted in again, and the first 64 MiB of heap
+// marked for transparent huge pages. Once per process; later calls return the first call's result.
 HeapSetup tune_allocator();
 
 }  // namespace bb::cli

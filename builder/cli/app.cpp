@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/allocator.hpp"
 #include "cli/commands.hpp"
 #include "commit.hpp"  // generated: BOOKBUILD_COMMIT
 #include "diag/progress.hpp"
@@ -93,6 +94,13 @@ const Subcommand kSubcommands[] = {
      [](CLI::App* sub, Context&) { define_manpage_command(sub); }, true, true},
 };
 
+// Whether the command line starts the dev server (`site --serve`).
+bool serving(const CLI::App& app) {
+  if (!app.got_subcommand("site")) return false;
+  const CLI::Option* serve = app.get_subcommand("site")->get_option_no_throw("--serve");
+  return serve != nullptr && serve->count() > 0;
+}
+
 // `defined(name)` says whether a subcommand gets its options and action or only its outline.
 template <typename Defined>
 std::unique_ptr<CLI::App> build_app(Context& ctx, Defined defined) {
@@ -129,8 +137,14 @@ std::unique_ptr<CLI::App> build_app(Context& ctx, Defined defined) {
     if (defined(s.name)) s.define(sub, ctx);
   }
 
-  // Global options are resolved before any subcommand callback runs.
-  app->parse_complete_callback([&ctx, raw] {
+  // Global options are resolved, and the heap set up, before any subcommand callback runs.
+  app->parse_complete_callback([&ctx, raw, self = app.get()] {
+    // A build is a short run, whose heap is set up for few page faults (allocator.cpp). The dev
+    // server lives for hours with the whole book in memory: with that set-up, every edit of a 100×
+    // book took 2–5 times as long as on glibc's defaults (docs/benchmarks.md, tenth session).
+    const HeapSetup heap = serving(*self) ? HeapSetup{} : tune_allocator();
+    if (std::getenv("BOOKBUILD_TIMINGS"))
+      std::cerr << "  heap: " << (heap.tuned ? "set up for a short run" : "glibc's defaults") << '\n';
     const std::string& book = raw->book;
     const std::string& out = raw->out;
     ctx.global.book_dir = book.empty() ? default_book_dir() : fs::absolute(book).lexically_normal();

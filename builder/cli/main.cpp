@@ -5,14 +5,12 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/allocator.hpp"
 #include "cli/commands.hpp"
 #include "diag/diagnostics.hpp"
 #include "diag/progress.hpp"
 #include "inputs/record.hpp"
 
 int main(int argc, char** argv) {
-  bb::cli::tune_allocator();
   bb::inputs::begin_run(argc, argv);  // notes what the run looks at, for a record of it (site, epub, latex)
   bb::cli::Context ctx;
   auto app = bb::cli::make_app(ctx, std::vector<std::string_view>(argv + 1, argv + argc));

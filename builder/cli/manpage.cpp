@@ -157,7 +157,7 @@ When set, \fBsite\fR prints the time of each step of a build and rebuild.
 \fB0\fR: \fBsite\fR, \fBepub\fR and \fBlatex\fR neither use nor write the record that lets a run whose inputs and outputs did not change print what the last run printed and stop (\fI<out>/.cache/runs/\fR). \fBexplain\fR: say on standard error why a record was or was not used, or not written.
 .TP
 \fBBOOKBUILD_DEFAULT_MALLOC\fR
-When set to 1, the heap keeps glibc's defaults (an arena per thread, large blocks mapped one by one, no transparent huge pages) instead of the set-up made for a short build (see docs/pipeline.md).
+When set to 1, the heap keeps glibc's defaults (an arena per thread, large blocks mapped one by one, no transparent huge pages) instead of the set-up made for a short build (see docs/pipeline.md). \fBsite \-\-serve\fR always keeps them.
 )";
 
 constexpr const char* kExamples = R"(.TP
