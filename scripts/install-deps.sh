@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build_pkgs=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git ccache
   libcmark-gfm-dev libcmark-gfm-extensions-dev
   libxml2-dev libzip-dev zlib1g-dev libpoppler-cpp-dev libpugixml-dev
   libgtest-dev libgmock-dev
@@ -12,6 +12,7 @@ build_pkgs=(
   libicu-dev nettle-dev
   libsource-highlight-dev
   librsvg2-dev
+  libgit2-dev liblua5.4-dev
 )
 test_pkgs=(
   epubcheck default-jre-headless pandoc time chromium nodejs mkdocs mkdocs-material
