@@ -33,6 +33,8 @@ find_package(LibXml2 REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 find_package(ZLIB REQUIRED)  # the EPUB writer deflates entries itself, in parallel
 find_package(pugixml REQUIRED)
+# libgit2: the book's repository (HEAD's commit for "view source" links), builder/repo.
+pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
 # toml++ from its headers, compiled once in builder/lang/toml_impl.cpp (TOML_IMPLEMENTATION) rather
 # than from Debian's libtomlplusplus.so, which would load the shared C++ runtime again.
 find_path(TOMLPLUSPLUS_INCLUDE_DIR toml++/toml.h REQUIRED)

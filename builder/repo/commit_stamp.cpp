@@ -1,5 +1,5 @@
 // A build-time program: writes the commit the source tree is at into a header for `bookbuild
-// --version`, read from .git by repo/repository (no git process), and only when it changed, so that a
+// --version`, read by repo/repository (libgit2, no git process), and only when it changed, so that a
 // build after a commit recompiles one file. Usage: bookbuild_commit_stamp SOURCE_DIR HEADER
 #include <filesystem>
 #include <fstream>
