@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
-# Fails when a folder of builder/ uses a folder above it in cmake/layers.txt: by an #include line in
-# any of its files, or by a link dependency between the folders' CMake libraries (from cmake
-# --graphviz). Also fails when a folder of builder/ is missing from the layers file.
-# Usage: check_layers.sh SOURCE_DIR [CMAKE BINARY_DIR]
+# Fails when a folder of builder/ uses a folder on its own floor or above it in cmake/layers.txt: by an
+# #include line in any of its files, or by a dependency between CMake targets (from cmake --graphviz):
+# the folders' libraries (bookbuild_<folder>) and the dlopen modules (bookbuild_module(NAME folder/…),
+# which count as the folder of their source). Also fails when a folder of builder/ is missing from the
+# layers file or named twice. tests/layout/check_layers_test.sh plants each fault to show that it fails.
+# Usage: check_layers.sh SOURCE_DIR [CMAKE]
 set -euo pipefail
-src="$1"
+src="$(cd "$1" && pwd)"
 cmake="${2:-}"
-bin="${3:-}"
 declare -A rank
 n=0
+fail=0
 while read -r line; do
   line="${line%%#*}"
   [[ -z "${line// /}" ]] && continue
-  for folder in $line; do rank[$folder]=$n; done
+  for folder in $line; do
+    if [[ -n "${rank[$folder]+x}" ]]; then
+      echo "cmake/layers.txt: builder/$folder is named twice"
+      fail=1
+    fi
+    rank[$folder]=$n
+  done
   n=$((n + 1))
 done <"$src/cmake/layers.txt"
 
-fail=0
 for dir in "$src"/builder/*/; do
   folder="$(basename "$dir")"
   if [[ -z "${rank[$folder]+x}" ]]; then
@@ -25,36 +32,56 @@ for dir in "$src"/builder/*/; do
   fi
 done
 
-# Includes: `#include "other/…"` from builder/<folder>/….
-while IFS=: read -r file lineno text; do
-  folder="${file#"$src"/builder/}"
-  folder="${folder%%/*}"
-  used="$(sed -E 's/^[[:space:]]*#include "([a-z_]+)\/.*/\1/' <<<"$text")"
-  [[ "$used" == "$folder" || -z "${rank[$used]+x}" || -z "${rank[$folder]+x}" ]] && continue
-  if ((rank[$used] > rank[$folder])); then
-    echo "${file#"$src"/}:$lineno: builder/$folder (layer ${rank[$folder]}) includes $used (layer ${rank[$used]}), which is above it"
-    fail=1
-  fi
-done < <(grep -rnE '^[[:space:]]*#include "[a-z_]+/' "$src/builder" --include=*.cpp --include=*.hpp --include=*.h)
+# Edges, one "WHERE FROM TO" per line on stdin: FROM may use TO only when TO is on a lower floor.
+# (One awk for every edge: a shell loop over a thousand #include lines takes minutes on a busy machine.)
+check_edges() {
+  local floors
+  floors="$(for f in "${!rank[@]}"; do echo "$f ${rank[$f]}"; done)"
+  awk -v floors="$floors" '
+    BEGIN { n = split(floors, lines, "\n"); for (i = 1; i <= n; i++) { split(lines[i], p, " "); r[p[1]] = p[2] } }
+    { to = $NF; from = $(NF - 1); $NF = ""; $(NF - 1) = ""; sub(/ +$/, ""); where = $0
+      if (from == to || !(from in r) || !(to in r)) next
+      if (r[to] > r[from]) { printf "%s: builder/%s (floor %d) uses %s (floor %d), which is above it\n", where, from, r[from], to, r[to]; bad = 1 }
+      else if (r[to] == r[from]) { printf "%s: builder/%s uses %s, which is on the same floor (%d); put %s above it\n", where, from, to, r[from], from; bad = 1 } }
+    END { exit bad }'
+}
 
-# Libraries: edges between bookbuild_<folder> targets in the CMake graph.
-if [[ -n "$cmake" && -n "$bin" ]]; then
+# Includes: `#include "other/…"` from builder/<folder>/….
+grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]+/' "$src/builder" \
+  --include=*.cpp --include=*.hpp --include=*.h --include=*.inc |
+  sed -E "s|^$src/||; s|^(builder/([a-z_]+)/[^:]*:[0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]*\"([a-z_]+)/.*|\\1 \\2 \\3|" |
+  check_edges || fail=1
+
+# Targets: every edge between bookbuild_<folder> libraries and from the modules in the CMake graph.
+# An edge into a module is not a use: a module is loaded with dlopen by the folder that declares its
+# interface (figures/pdf_render.h for the SVG module), so the module depends on that folder, and its
+# own links and includes are what is checked.
+if [[ -n "$cmake" ]]; then
   out="$(mktemp -d)"
   trap 'rm -rf "$out"' EXIT
-  "$cmake" -S "$src" -B "$out/build" -DBOOKBUILD_TESTS=OFF --graphviz="$out/graph.dot" >/dev/null
+  if ! "$cmake" -S "$src" -B "$out/build" -DBOOKBUILD_TESTS=OFF --graphviz="$out/graph.dot" >"$out/log" 2>&1; then
+    cat "$out/log"
+    echo "cmake could not configure $src: the target graph is not checked"
+    exit 1
+  fi
+  declare -A folder_of
+  for f in "${!rank[@]}"; do folder_of[bookbuild_$f]="$f"; done
+  while read -r target folder; do folder_of[$target]="$folder"; done < <(
+    grep -rhoE 'bookbuild_module\([a-z_]+ +[a-z_]+/' "$src/builder" --include=CMakeLists.txt |
+      sed -E 's/bookbuild_module\(([a-z_]+) +([a-z_]+)\//\1 \2/')
   declare -A name_of
   while read -r node label; do name_of[$node]="$label"; done < <(
     sed -nE 's/^[[:space:]]*"(node[0-9]+)" \[ label = "([^"]+)".*/\1 \2/p' "$out/graph.dot")
+  declare -A is_module
+  while read -r target _; do is_module[$target]=1; done < <(
+    grep -rhoE 'bookbuild_module\([a-z_]+ ' "$src/builder" --include=CMakeLists.txt | sed -E 's/bookbuild_module\(//')
   while read -r a b; do
-    from="${name_of[$a]#bookbuild_}"
-    to="${name_of[$b]#bookbuild_}"
-    [[ -z "${rank[$from]+x}" || -z "${rank[$to]+x}" || "$from" == "$to" ]] && continue
-    if ((rank[$to] > rank[$from])); then
-      echo "CMake: bookbuild_$from (layer ${rank[$from]}) links bookbuild_$to (layer ${rank[$to]}), which is above it"
-      fail=1
-    fi
-  done < <(sed -nE 's/^[[:space:]]*"(node[0-9]+)" -> "(node[0-9]+)".*/\1 \2/p' "$out/graph.dot")
+    from="${name_of[$a]}" to="${name_of[$b]}"
+    [[ -z "${folder_of[$from]+x}" || -z "${folder_of[$to]+x}" || -n "${is_module[$to]+x}" ]] && continue
+    echo "CMake:$from->$to ${folder_of[$from]} ${folder_of[$to]}"
+  done < <(sed -nE 's/^[[:space:]]*"(node[0-9]+)" -> "(node[0-9]+)".*/\1 \2/p' "$out/graph.dot") |
+    check_edges || fail=1
 fi
 
 if ((fail)); then exit 1; fi
-echo "layers respected: $(wc -l < <(grep -rlE '#include "' "$src/builder")) files, ${#rank[@]} folders"
+echo "layers respected: $(wc -l < <(grep -rlE '#include "' "$src/builder")) files, ${#rank[@]} folders, $n floors"
