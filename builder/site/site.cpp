@@ -78,7 +78,7 @@ class Renderer {
   }
 
   // What does not depend on the editions' trees: assets, the icon, the downloads found in the output,
-  // the site-url warning.
+  // the site-url warning (for a site to publish, not for the dev server).
   void begin() {
     for (const char* asset : {"book.css", "site.js", "search.js", "search.css", "live-reload.js"}) {
       fs::path src = writers::data_dir() / "website" / asset;
@@ -87,7 +87,8 @@ class Renderer {
     }
     files_.copied[meta::favicon_site_path(book_.config)] = meta::favicon_source(book_.config);
     find_downloads();
-    meta::warn_without_site_url(book_.config, diags_);
+    // The dev server's preview is read at 127.0.0.1: absolute URLs would not lead there anyway.
+    if (!opt_.live_reload) meta::warn_without_site_url(book_.config, diags_);
   }
 
   // The pages, home page and search index of an edition whose chapters are loaded.
