@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Fails when a C++ file differs from clang-format's output (.clang-format at the root).
+# Fails when a C++ file differs from clang-format's output (.clang-format at the root), naming each
+# such file. The files go to clang-format in batches on every core: one process per file spent most
+# of its time starting processes (a minute on a busy 2-core machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bad=0
-while IFS= read -r f; do
-  if ! clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then echo "needs clang-format: $f"; bad=1; fi
-done < <(git ls-files '*.cpp' '*.hpp' '*.c' '*.h')
-exit $bad
+report="$(git ls-files -z '*.cpp' '*.hpp' '*.c' '*.h' |
+  xargs -0 -P "$(nproc)" -n 40 clang-format --dry-run --Werror 2>&1 >/dev/null || true)"
+bad="$(grep -oE '^[^:]+:[0-9]+:[0-9]+: error:' <<<"$report" | cut -d: -f1 | sort -u || true)"
+if [[ -n "$bad" ]]; then
+  sed 's/^/needs clang-format: /' <<<"$bad"
+  exit 1
+fi
+if [[ -n "$report" ]]; then  # clang-format failed otherwise (a missing file, a bad .clang-format)
+  echo "$report"
+  exit 1
+fi
