@@ -191,12 +191,33 @@ void push_fields(lua_State* L, const Node& n, std::vector<const SourceLoc*>& pla
   }
 }
 
+}  // namespace
+
+void fill_element(lua_State* L, const Node& n, std::vector<const SourceLoc*>& places) {
+  luaL_checkstack(L, 8, "elements nested too deeply");
+  const Kind k = n.kind;
+  lua_pushstring(L, element_name(k));
+  lua_setfield(L, -2, "tag");
+  lua_pushinteger(L, static_cast<lua_Integer>(places.size()));
+  lua_setfield(L, -2, "_place");
+  places.push_back(&n.loc);
+  if (!n.text.empty() || k == Kind::Text) set_string(L, text_field(k), n.text);
+  if (plain_inline(k)) return;
+  push_attr(L, n);
+  push_fields(L, n, places);
+  push_list(L, n.children, places);
+  lua_setfield(L, -2, children_field(k));
+}
+
+namespace {
+
 // ---- reading back ----
 
 struct Reader {
   lua_State* L;
   const SourceLoc& loc;
   const std::vector<const SourceLoc*>& places;
+  const std::vector<Node>* stubs = nullptr;  // the blocks stubs stand for (a whole-document hook)
   long nodes_left = 4'000'000;  // a cyclic or absurd result ends here instead of exhausting memory
 };
 
@@ -313,6 +334,19 @@ void read_element(Reader& r, int index, Sort want, std::vector<Node>& out, int d
   lua_pop(L, 1);
   if (want == Sort::Image ? *kind != Kind::Image : sort_of(*kind) != want)
     luaL_error(L, "%s element stands where %s is expected", element_name(*kind), sort_name(want));
+  if (r.stubs && lua_getmetatable(L, index)) {  // a block given back untouched: the node as it was
+    lua_getfield(L, LUA_REGISTRYINDEX, "bookfilters.stub");
+    const bool stub = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    lua_pushliteral(L, "_stub");
+    lua_rawget(L, index);
+    const lua_Integer i = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (stub && i >= 0 && static_cast<std::size_t>(i) < r.stubs->size()) {
+      out.push_back((*r.stubs)[static_cast<std::size_t>(i)]);
+      return;
+    }
+  }
   const SourceLoc* place = &r.loc;
   if (lua_getfield(L, index, "_place") == LUA_TNUMBER) {
     const lua_Integer p = lua_tointeger(L, -1);
@@ -392,19 +426,71 @@ std::vector<Kind> kinds_named(std::string_view name) {
 
 void push_element(lua_State* L, const Node& n, std::vector<const SourceLoc*>& places) {
   luaL_checkstack(L, 8, "elements nested too deeply");
-  const Kind k = n.kind;
-  lua_createtable(L, 0, plain_inline(k) ? 3 : 8);
-  lua_pushstring(L, element_name(k));
-  lua_setfield(L, -2, "tag");
-  lua_pushinteger(L, static_cast<lua_Integer>(places.size()));
-  lua_setfield(L, -2, "_place");
-  places.push_back(&n.loc);
-  if (!n.text.empty() || k == Kind::Text) set_string(L, text_field(k), n.text);
-  if (plain_inline(k)) return;
-  push_attr(L, n);
-  push_fields(L, n, places);
-  push_list(L, n.children, places);
-  lua_setfield(L, -2, children_field(k));
+  lua_createtable(L, 0, plain_inline(n.kind) ? 3 : 8);
+  fill_element(L, n, places);
+}
+
+namespace {
+
+constexpr const char* kStubKey = "bookfilters.stub";
+
+// A stub's first read or write makes it the whole element (and no longer a stub).
+void unstub(lua_State* L) {
+  auto* stubs = static_cast<Stubs*>(lua_touserdata(L, lua_upvalueindex(1)));
+  lua_pushliteral(L, "_stub");
+  lua_rawget(L, 1);
+  const lua_Integer i = lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_setmetatable(L, 1);
+  lua_pushliteral(L, "_stub");
+  lua_pushnil(L);
+  lua_rawset(L, 1);
+  if (i < 0 || static_cast<std::size_t>(i) >= stubs->blocks->size()) return;
+  lua_pushvalue(L, 1);
+  fill_element(L, (*stubs->blocks)[static_cast<std::size_t>(i)], *stubs->places);
+  lua_pop(L, 1);
+}
+
+int stub_index(lua_State* L) {
+  unstub(L);
+  lua_settop(L, 2);
+  lua_rawget(L, 1);
+  return 1;
+}
+
+int stub_newindex(lua_State* L) {
+  unstub(L);
+  lua_settop(L, 3);
+  lua_rawset(L, 1);
+  return 0;
+}
+
+}  // namespace
+
+void push_stubs(lua_State* L, Stubs& stubs) {
+  lua_createtable(L, 0, 2);
+  lua_pushlightuserdata(L, &stubs);
+  lua_pushcclosure(L, stub_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushlightuserdata(L, &stubs);
+  lua_pushcclosure(L, stub_newindex, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, kStubKey);
+  const std::vector<Node>& blocks = *stubs.blocks;
+  lua_createtable(L, static_cast<int>(blocks.size()), 0);
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, element_name(blocks[i].kind));
+    lua_setfield(L, -2, "tag");
+    lua_pushinteger(L, static_cast<lua_Integer>(i));
+    lua_setfield(L, -2, "_stub");
+    lua_pushvalue(L, -3);
+    lua_setmetatable(L, -2);
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  lua_remove(L, -2);
 }
 
 bool read_result(lua_State* L, int index, Kind replaced, const SourceLoc& loc,
@@ -419,8 +505,8 @@ bool read_result(lua_State* L, int index, Kind replaced, const SourceLoc& loc,
 }
 
 void read_blocks(lua_State* L, int index, const SourceLoc& loc, const std::vector<const SourceLoc*>& places,
-                 std::vector<Node>& out) {
-  Reader r{L, loc, places};
+                 std::vector<Node>& out, const std::vector<Node>* stubs) {
+  Reader r{L, loc, places, stubs};
   read_list(r, index, Sort::Block, out, 0);
 }
 

@@ -31,8 +31,22 @@ void push_element(lua_State* L, const doc::Node& node, std::vector<const SourceL
 bool read_result(lua_State* L, int index, doc::Kind replaced, const SourceLoc& loc,
                  const std::vector<const SourceLoc*>& places, std::vector<doc::Node>& out);
 
-// The list of blocks at `index` (a whole document's `blocks`), read as read_result reads a result.
+// The same, into the table on top of the stack.
+void fill_element(lua_State* L, const doc::Node& node, std::vector<const SourceLoc*>& places);
+
+// A whole-document hook gets its blocks as stubs: a table with only `tag`, made the whole element the
+// first time a field of it is read or written. A stub given back untouched is taken back as the node
+// it stands for, without converting it either way: appending a box to a chapter converts only the box.
+struct Stubs {
+  const std::vector<doc::Node>* blocks = nullptr;
+  std::vector<const SourceLoc*>* places = nullptr;
+};
+// Pushes the list of stubs of `stubs.blocks` (which must outlive the call).
+void push_stubs(lua_State* L, Stubs& stubs);
+
+// The list of blocks at `index` (a whole document's `blocks`), read as read_result reads a result;
+// stubs still untouched are copies of `stubs`' nodes.
 void read_blocks(lua_State* L, int index, const SourceLoc& loc, const std::vector<const SourceLoc*>& places,
-                 std::vector<doc::Node>& out);
+                 std::vector<doc::Node>& out, const std::vector<doc::Node>* stubs = nullptr);
 
 }  // namespace bb::bookfilters

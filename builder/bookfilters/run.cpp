@@ -39,6 +39,7 @@ struct Call {
   std::vector<Node> result;
   bool replaced = false;
   int defined_at = 0;  // the line the function called was defined at
+  Stubs stubs;         // a whole-document hook's blocks
 };
 
 // Adds where the Lua code was to a message that does not say it (an error raised by a library
@@ -60,20 +61,23 @@ int call_element(lua_State* L) {
   lua_Debug ar;
   lua_pushvalue(L, -1);
   c->defined_at = lua_getinfo(L, ">S", &ar) ? ar.linedefined : 0;
-  push_element(L, *c->node, c->places);
   if (c->node->kind == Kind::Document) {  // the whole-document hook: Pandoc's `doc.blocks`
-    lua_getfield(L, -1, "content");
+    c->stubs = {&c->node->children, &c->places};
+    lua_createtable(L, 0, 2);
+    lua_pushliteral(L, "Pandoc");
+    lua_setfield(L, -2, "tag");
+    push_stubs(L, c->stubs);
     lua_setfield(L, -2, "blocks");
-  }
-  lua_call(L, 1, 1);
-  if (c->node->kind == Kind::Document) {
+    lua_call(L, 1, 1);
     c->replaced = lua_istable(L, -1);
     if (c->replaced) {
       lua_getfield(L, -1, "blocks");
-      read_blocks(L, -1, c->node->loc, c->places, c->result);
+      read_blocks(L, -1, c->node->loc, c->places, c->result, &c->node->children);
     }
     return 0;
   }
+  push_element(L, *c->node, c->places);
+  lua_call(L, 1, 1);
   c->replaced = read_result(L, -1, c->node->kind, c->node->loc, c->places, c->result);
   return 0;
 }
