@@ -31,6 +31,8 @@ target_link_libraries(cmark_gfm::cmark_gfm INTERFACE ${CMARK_GFM_EXTENSIONS_LIBR
 find_package(LibXml2 REQUIRED)
 # libzip: Debian's CMake package references tools from another package (zipcmp), so use pkg-config.
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+# Lua 5.4 runs the book's own filters (builder/bookfilters/, docs/filters.md).
+pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
 find_package(ZLIB REQUIRED)  # the EPUB writer deflates entries itself, in parallel
 find_package(pugixml REQUIRED)
 # libgit2: the book's repository (HEAD's commit for "view source" links), builder/repo.

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "book/filter_config.hpp"
 #include "book/paths.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
@@ -380,7 +381,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   Config cfg;
   cfg.root = root;
   cfg.config_file = file;
-  r.known_keys(doc, {"book", "policy", "edition"}, "book.toml");
+  r.known_keys(doc, {"book", "policy", "edition", "filter"}, "book.toml");
 
   if (const auto* book = doc["book"].as_table()) {
     r.known_keys(
@@ -521,6 +522,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   }
   if (cfg.title.empty()) cfg.title = cfg.source().title;
   if (cfg.editions.empty()) return std::nullopt;
+  read_filter_entries(doc, cfg, diags);
   return cfg;
 }
 

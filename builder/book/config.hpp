@@ -50,6 +50,18 @@ struct Edition {
 
 enum class Policy { Error, Warning, Ignore };
 
+// A book filter, `[[filter]]` in book.toml (docs/filters.md): a Lua file of the book's `filters/`
+// folder run over each chapter's tree, on the parsed tree or after references and numbers are resolved.
+struct FilterEntry {
+  enum class Stage { Parsed, Resolved };
+  std::filesystem::path path;         // absolute, inside the book
+  std::string name;                   // as book.toml gives it: "filters/glossary.lua"
+  std::vector<std::string> formats;   // `outputs`: "html", "epub", "latex", "check"; empty: all
+  std::vector<std::string> editions;  // edition ids; empty: all
+  Stage stage = Stage::Resolved;
+  SourceLoc loc;  // the [[filter]] table in book.toml
+};
+
 struct Config {
   std::filesystem::path root;         // absolute book root
   std::filesystem::path config_file;  // book.toml, or empty when inferred
@@ -62,6 +74,7 @@ struct Config {
   std::string source_edition;
   std::filesystem::path calculations;  // the calc library's data folder (default <root>/calculations)
   std::vector<Edition> editions;
+  std::vector<FilterEntry> filters;           // in book.toml order, which is the order they run in
   Policy plain_references = Policy::Error;    // a hand-written "图 4-5" naming no target
   Policy repository_links = Policy::Warning;  // a link into the repository whose target is missing
   // Style rules: none of them makes an output wrong, so none blocks it by default (docs/configuration.md).

@@ -106,6 +106,7 @@ bool BookSession::load(const Context& ctx, const std::vector<std::string>& editi
   }
   filters::ResolveOptions options;
   options.evaluate = evaluator ? &*evaluator : nullptr;
+  options.format = format;
   if (cache && cache->repository) options.repository = &*cache->repository;
   resolution = filters::resolve(*book, diags, options);
   if (cache) cache->repository = resolution.repository;
@@ -137,6 +138,7 @@ bool BookSession::load_each(const Context& ctx, const std::vector<std::string>& 
   std::optional<filters::Evaluator> evaluator = load_evaluator(*book, diags);
   filters::ResolveOptions options;
   options.evaluate = evaluator ? &*evaluator : nullptr;
+  options.format = format;
   resolution = filters::begin_resolution(*book, options);
   const bool clean_start = !diags.has_errors();
   for (std::size_t e = 0; e < book->editions.size(); ++e) {

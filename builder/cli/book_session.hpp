@@ -53,6 +53,9 @@ class RecordedRun {
 };
 
 struct BookSession {
+  // The output this session resolves the book for, as the book's Lua filters see it (FORMAT).
+  explicit BookSession(std::string output_format = "html") : format(std::move(output_format)) {}
+  std::string format;
   Diagnostics diags;
   std::optional<book::Book> book;
   filters::Resolution resolution;

@@ -158,7 +158,7 @@ void define_check_command(CLI::App* sub, Context& ctx) {
       ctx.exit_code = check_epubs(ctx, opt->epubs);
       return;
     }
-    BookSession s;
+    BookSession s("check");
     if (opt->suggest || opt->apply) {
       if (s.load(ctx, opt->editions)) suggest(*s.book, opt->apply, s.diags, ctx.global.book_dir);
       ctx.exit_code = s.report(ctx);

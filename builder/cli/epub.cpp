@@ -48,7 +48,7 @@ void define_epub_command(CLI::App* sub, Context& ctx) {
   sub->callback([&ctx, opt] {
     RecordedRun run(ctx);
     if (run.replayed()) return;
-    BookSession s;
+    BookSession s("epub");
     use_output_caches(ctx);
     std::vector<std::string> only = opt->all ? std::vector<std::string>{} : opt->editions;
     epub::EpubOptions o;

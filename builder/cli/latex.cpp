@@ -17,7 +17,7 @@ void define_latex_command(CLI::App* sub, Context& ctx) {
   sub->callback([&ctx, editions] {
     RecordedRun run(ctx);
     if (run.replayed()) return;
-    BookSession s;
+    BookSession s("latex");
     use_output_caches(ctx);
     // One edition at a time: each is written aside while its trees are loaded, and every edition
     // is swapped in at the end, only when the whole book had no errors.

@@ -18,7 +18,7 @@ void define_pdf_command(CLI::App* sub, Context& ctx) {
     inputs::stop();  // no record is kept of this command
     // Checked first: without XeLaTeX there is nothing this command can do (exit 2, as for bad usage).
     latex::require_xelatex();
-    BookSession s;
+    BookSession s("latex");
     use_output_caches(ctx);
     // The whole book at once, not one edition at a time: nothing is typeset while any edition has
     // errors, and XeLaTeX, not the trees, is what a PDF build waits for.

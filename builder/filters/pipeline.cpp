@@ -7,6 +7,7 @@
 #include <set>
 
 #include "diag/parallel.hpp"
+#include "filters/book_filters.hpp"
 #include "filters/crossref.hpp"
 #include "filters/links.hpp"
 #include "filters/math_check.hpp"
@@ -27,10 +28,17 @@ CrossRefContext crossref_context(const book::Book& book, const book::EditionBook
   return xref;
 }
 
+// The book's own Lua filters of one stage over one chapter (docs/filters.md).
+void book_filters(book::Chapter& ch, const book::EditionBook& eb, const book::Config& config,
+                  const Resolution& r, const ResolveOptions& options, book::FilterEntry::Stage stage,
+                  Diagnostics& diags) {
+  run_book_filters(r.programs, ch, eb, config, options.format, stage, r.targets, options.evaluate, diags);
+}
+
 // Everything after numbering and ids, for one chapter.
 void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const CrossRefContext& xref,
                      const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
-                     Diagnostics& diags) {
+                     Diagnostics& diags, const Resolution& r) {
   {
     Diagnostics::Scope scope(diags, "refs");
     resolve_crossrefs(ch, xref, diags);
@@ -43,8 +51,11 @@ void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const Cross
     Diagnostics::Scope scope(diags, "numbers");
     resolve_calc_numbers(ch, eb.edition, options.evaluate, bindings, diags);
   }
-  Diagnostics::Scope scope(diags, "math");
-  check_math(ch, diags);
+  {
+    Diagnostics::Scope scope(diags, "math");
+    check_math(ch, diags);
+  }
+  book_filters(ch, eb, links.config, r, options, book::FilterEntry::Stage::Resolved, diags);
 }
 
 // Translations should carry the same labels as the source edition, chapter by chapter, so that
@@ -85,6 +96,13 @@ Resolution begin_resolution(const book::Book& book, const ResolveOptions& option
 void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagnostics& diags,
                      const ResolveOptions& options) {
   book::EditionBook& eb = book.editions.at(edition);
+  if (!r.programs_read) {
+    r.programs = bookfilters::load_programs(book.config, diags);
+    r.programs_read = true;
+  }
+  parallel_for(eb.chapters.size(), [&](std::size_t c) {
+    book_filters(eb.chapters[c], eb, book.config, r, options, book::FilterEntry::Stage::Parsed, diags);
+  });
   {
     Diagnostics::Scope scope(diags, "refs");
     const NumberingPolicy policy = numbering_policy(book.config);
@@ -112,7 +130,7 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
     // The guard remembers the folders it has confirmed: one per chapter, never shared between threads.
     book::PathGuard guard(book.config.root);
     const LinkContext links{book.config, eb, r.targets, r.repository, ids, files, guard};
-    resolve_chapter(eb.chapters[c], eb, xref, links, options, bindings[c], diags);
+    resolve_chapter(eb.chapters[c], eb, xref, links, options, bindings[c], diags, r);
   });
   // Moved, into room made once: copying them held every binding twice (a tenth of a large book's peak).
   // For a moment the chapter vectors and the book's hold them twice still, without slack.
@@ -144,6 +162,7 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   // Numbered alone: its targets must be the ones the rest of the book was resolved against.
   TargetTable fresh;
   Diagnostics numbering;
+  book_filters(ch, eb, book.config, r, options, book::FilterEntry::Stage::Parsed, numbering);
   {
     Diagnostics::Scope scope(numbering, "refs");
     number_chapter(eb.edition, ch, fresh, numbering, numbering_policy(book.config));
@@ -166,7 +185,7 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   book::PathGuard guard(book.config.root);
   LinkContext links{book.config, eb, r.targets, r.repository, r.ids[e], r.files[e], guard};
   std::vector<Binding> bindings;
-  resolve_chapter(ch, eb, xref, links, options, bindings, diags);
+  resolve_chapter(ch, eb, xref, links, options, bindings, diags, r);
   // The chapter's bindings take the place of its old ones. In book order they are contiguous: found
   // by binary search and, when there are as many as before (an edit of the text), overwritten in place
   // — not erased and inserted, which moves every binding after them.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "book/book.hpp"
+#include "bookfilters/book_filters.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/calc_numbers.hpp"
 #include "filters/links.hpp"
@@ -17,15 +18,20 @@ struct ResolveOptions {
   const Evaluator* evaluate = nullptr;  // computed numbers; nullptr when the book has no calculations/
   // The repository lookup, when the caller already has one (the dev server keeps it between builds).
   const repo::Repository* repository = nullptr;
+  // The output the tree is resolved for, as the book's Lua filters see it (FORMAT): "html" (site),
+  // "epub", "latex" or "check".
+  std::string format = "html";
 };
 
 struct Resolution {
   TargetTable targets;
-  std::vector<Binding> bindings;              // every placeholder and bound literal, in book order
-  repo::Repository repository;                // the one lookup: top level, commit links are pinned to, URL
-  std::string commit;                         // repository.revision(), for reports
-  std::map<std::string, ChapterIds> ids;      // by edition id: every chapter's ids, as links saw them
-  std::map<std::string, ChapterFiles> files;  // by edition id: its chapters by manuscript path
+  std::vector<Binding> bindings;               // every placeholder and bound literal, in book order
+  repo::Repository repository;                 // the one lookup: top level, commit links are pinned to, URL
+  std::string commit;                          // repository.revision(), for reports
+  std::map<std::string, ChapterIds> ids;       // by edition id: every chapter's ids, as links saw them
+  std::map<std::string, ChapterFiles> files;   // by edition id: its chapters by manuscript path
+  std::vector<bookfilters::Program> programs;  // the book's Lua filters, read once (docs/filters.md)
+  bool programs_read = false;
 };
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options = {});

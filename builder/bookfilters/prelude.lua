@@ -1,0 +1,90 @@
+-- Constructors and helpers every book filter sees (docs/filters.md, "Constructors"). Named as in
+-- Pandoc's `pandoc` module, so that a Pandoc filter's habits carry over; `bookbuild` adds what only
+-- bookbuild's tree has. Runs in the filter's own sandbox, before the filter.
+local function attr(a, t)
+  a = a or {}
+  t.identifier = a.identifier or a[1] or ""
+  t.classes = a.classes or a[2] or {}
+  t.attributes = a.attributes or a[3] or {}
+  return t
+end
+local function inlines(x)
+  if type(x) == "string" then return { { tag = "Str", text = x } } end
+  if type(x) == "table" and x.tag then return { x } end
+  return x or {}
+end
+local function blocks(x)
+  if type(x) == "table" and x.tag then return { x } end
+  return x or {}
+end
+local function items(list)
+  local out = {}
+  for i, item in ipairs(list or {}) do
+    out[i] = (item.tag == "ListItem") and item or { tag = "ListItem", content = blocks(item) }
+  end
+  return out
+end
+
+pandoc = {}
+function pandoc.Attr(identifier, classes, attributes)
+  return { identifier = identifier or "", classes = classes or {}, attributes = attributes or {} }
+end
+function pandoc.Str(text) return { tag = "Str", text = text } end
+function pandoc.Space() return { tag = "Str", text = " " } end
+function pandoc.SoftBreak() return { tag = "SoftBreak" } end
+function pandoc.LineBreak() return { tag = "LineBreak" } end
+function pandoc.Emph(content) return attr(nil, { tag = "Emph", content = inlines(content) }) end
+function pandoc.Strong(content) return attr(nil, { tag = "Strong", content = inlines(content) }) end
+function pandoc.Strikeout(content) return attr(nil, { tag = "Strikeout", content = inlines(content) }) end
+function pandoc.Code(text, a) return attr(a, { tag = "Code", text = text }) end
+function pandoc.Math(mathtype, text) return attr(nil, { tag = "Math", mathtype = mathtype, text = text }) end
+function pandoc.RawInline(format, text) return attr(nil, { tag = "RawInline", format = format, text = text }) end
+function pandoc.Link(content, target, title, a)
+  return attr(a, { tag = "Link", content = inlines(content), target = target, title = title or "" })
+end
+function pandoc.Image(caption, src, title, a)
+  return attr(a, { tag = "Image", caption = inlines(caption), src = src, title = title or "" })
+end
+function pandoc.Span(content, a) return attr(a, { tag = "Span", content = inlines(content) }) end
+function pandoc.Para(content) return attr(nil, { tag = "Para", content = inlines(content) }) end
+pandoc.Plain = pandoc.Para
+function pandoc.Header(level, content, a)
+  return attr(a, { tag = "Header", level = level, content = inlines(content) })
+end
+function pandoc.BlockQuote(content) return attr(nil, { tag = "BlockQuote", content = blocks(content) }) end
+function pandoc.CodeBlock(text, a)
+  local t = attr(a, { tag = "CodeBlock", text = text, info = "" })
+  if #t.classes > 0 then t.info = table.remove(t.classes, 1) end
+  return t
+end
+function pandoc.RawBlock(format, text) return attr(nil, { tag = "RawBlock", format = format, text = text }) end
+function pandoc.HorizontalRule() return attr(nil, { tag = "HorizontalRule" }) end
+function pandoc.BulletList(list) return attr(nil, { tag = "BulletList", tight = true, content = items(list) }) end
+function pandoc.OrderedList(list, start)
+  return attr(nil, { tag = "OrderedList", tight = true, start = start or 1, content = items(list) })
+end
+
+pandoc.utils = {}
+-- The plain text of an element or a list of them, as Pandoc's `pandoc.utils.stringify`.
+function pandoc.utils.stringify(x)
+  if type(x) == "string" then return x end
+  if type(x) ~= "table" then return "" end
+  local parts = {}
+  local function add(e)
+    if e.tag == "SoftBreak" or e.tag == "LineBreak" then parts[#parts + 1] = " "
+    elseif e.tag == "Str" or e.tag == "Code" or e.tag == "Math" then parts[#parts + 1] = e.text or "" end
+    for _, c in ipairs(e.content or {}) do add(c) end
+  end
+  if x.tag then add(x) else for _, e in ipairs(x) do add(e) end end
+  return table.concat(parts)
+end
+
+bookbuild = bookbuild or {}
+for name, f in pairs(pandoc) do bookbuild[name] = f end
+bookbuild.stringify = pandoc.utils.stringify
+-- A callout box (bookbuild's kinds: "note", "think", "example", "experiment").
+function bookbuild.Callout(kind, content, a)
+  local t = attr(a, { tag = "Callout", content = blocks(content) })
+  t.attributes.kind = kind
+  return t
+end

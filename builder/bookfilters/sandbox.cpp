@@ -1,0 +1,94 @@
+// The sandboxed Lua state of a book filter: safe libraries, memory ceiling, instruction budget.
+#include "bookfilters/sandbox.hpp"
+
+#include <cstdlib>
+#include <lua.hpp>
+#include <stdexcept>
+
+namespace bb::bookfilters {
+
+namespace {
+
+// The hook runs every this many VM instructions: often enough to stop a loop within microseconds of
+// the budget, rarely enough to cost nothing measurable.
+constexpr int kHookEvery = 1000;
+
+// Libraries whose every function is harmless: they compute on values and reach nothing outside.
+void open_safe_libraries(lua_State* L) {
+  const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},       {LUA_STRLIBNAME, luaopen_string},
+                           {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
+                           {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine}};
+  for (const auto& lib : libs) {
+    luaL_requiref(L, lib.name, lib.func, 1);
+    lua_pop(L, 1);
+  }
+  // What of base and string reads files, runs code from files or bytes, or reaches the collector.
+  for (const char* name : {"dofile", "loadfile", "load", "collectgarbage", "print"}) {
+    lua_pushnil(L);
+    lua_setglobal(L, name);
+  }
+  lua_getglobal(L, LUA_STRLIBNAME);
+  lua_pushnil(L);
+  lua_setfield(L, -2, "dump");
+  lua_pop(L, 1);
+  // Lua 5.4 seeds math.random from the clock: the same book must give the same output.
+  lua_getglobal(L, LUA_MATHLIBNAME);
+  lua_getfield(L, -1, "randomseed");
+  lua_pushinteger(L, 0);
+  lua_call(L, 1, 0);
+  lua_pop(L, 1);
+}
+
+}  // namespace
+
+std::string lua_place(lua_State* L) {
+  lua_Debug ar;
+  for (int level = 0; lua_getstack(L, level, &ar); ++level) {
+    if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0 || ar.source[0] != '@') continue;
+    return std::string(ar.source + 1) + ":" + std::to_string(ar.currentline);
+  }
+  return {};
+}
+
+void* Sandbox::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
+  auto* self = static_cast<Sandbox*>(ud);
+  const std::size_t old_bytes = ptr ? old_size : 0;
+  if (new_size == 0) {
+    std::free(ptr);
+    self->used_ -= old_bytes;
+    return nullptr;
+  }
+  if (new_size > old_bytes && self->used_ - old_bytes + new_size > self->limits_.memory) {
+    // Lua raises a memory error without calling the message handler: note where the code was now.
+    // (Lua first collects garbage and asks again: the last refusal is the one that counts.)
+    if (self->L_) self->refused_at_ = lua_place(self->L_);
+    self->refused_ = true;
+    return nullptr;
+  }
+  void* p = std::realloc(ptr, new_size);
+  if (p) self->used_ = self->used_ - old_bytes + new_size;
+  return p;
+}
+
+void Sandbox::count_hook(lua_State* L, lua_Debug*) {
+  void* ud = nullptr;
+  lua_getallocf(L, &ud);
+  auto* self = static_cast<Sandbox*>(ud);
+  self->counted_ += kHookEvery;
+  if (self->counted_ > self->limits_.instructions)
+    luaL_error(L, "the filter ran past its budget of %d million instructions (an endless loop?)",
+               static_cast<int>(self->limits_.instructions / 1'000'000));
+}
+
+Sandbox::Sandbox(Limits limits) : limits_(limits) {
+  L_ = lua_newstate(&Sandbox::allocate, this);
+  if (!L_) throw std::runtime_error("cannot create a Lua state");
+  open_safe_libraries(L_);
+  lua_sethook(L_, &Sandbox::count_hook, LUA_MASKCOUNT, kHookEvery);
+}
+
+Sandbox::~Sandbox() {
+  if (L_) lua_close(L_);
+}
+
+}  // namespace bb::bookfilters

@@ -1,0 +1,4 @@
+function Span(s)
+  s.content = { s }
+  return s
+end

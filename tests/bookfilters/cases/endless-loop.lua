@@ -1,0 +1,6 @@
+function Str(_)
+  local n = 0
+  while true do
+    n = n + 1
+  end
+end

@@ -1,0 +1,6 @@
+function Para(_)
+  local t = {}
+  for i = 1, 1e9 do
+    t[i] = i
+  end
+end

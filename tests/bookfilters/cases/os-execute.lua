@@ -1,0 +1,3 @@
+function Code(_)
+  os.execute("touch /tmp/bookfilters-pwned")
+end

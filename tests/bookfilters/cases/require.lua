@@ -1,0 +1,1 @@
+local lfs = require("lfs")

@@ -1,0 +1,3 @@
+function Str(s)
+  return s +
+end

@@ -1,0 +1,3 @@
+function Str(s)
+  return pandoc.Para(s.text)
+end
