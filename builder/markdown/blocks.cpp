@@ -67,7 +67,13 @@ Node Converter::block(cmark_node* n) {
       blocks(n, l.children);
       return l;
     }
-    case CMARK_NODE_ITEM: return container(Kind::ListItem, n);
+    case CMARK_NODE_ITEM: {
+      Node item = container(Kind::ListItem, n);
+      // GFM task list items (`- [ ] to do`, `- [x] done`): the box is kept as the item's "task".
+      if (type_string(n) == "tasklist")
+        item.set_attr("task", cmark_gfm_extensions_get_tasklist_item_checked(n) ? "done" : "open");
+      return item;
+    }
     case CMARK_NODE_CODE_BLOCK: return code_block(n);
     case CMARK_NODE_HTML_BLOCK: return html_block(n);
     case CMARK_NODE_THEMATIC_BREAK: return Node(Kind::ThematicBreak, loc(n));

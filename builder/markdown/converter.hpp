@@ -74,7 +74,8 @@ class Converter {
   void inlines(cmark_node* parent, std::vector<doc::Node>& out);
   doc::Node inline_node(cmark_node* n);
   void finish(std::vector<doc::Node>& v);
-  static void merge_text(std::vector<doc::Node>& v);
+  void merge_text(std::vector<doc::Node>& v);
+  void warn_unrendered_links(const std::vector<doc::Node>& v);
   static doc::Node text_node(std::string text, SourceLoc at, int offset);
   void split_text(std::vector<doc::Node>& v);
 

@@ -54,11 +54,12 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
     std::lock_guard lock(cmark_mutex);
     cmark_gfm_core_extensions_ensure_registered();
     cmark_parser* parser = cmark_parser_new_with_mem(CMARK_OPT_FOOTNOTES, memory.mem());
-    for (const char* name : {"table", "strikethrough", "autolink"}) {
+    for (const char* name : {"table", "strikethrough", "autolink", "tasklist"}) {
       if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name))
         cmark_parser_attach_syntax_extension(parser, ext);
     }
     cmark_parser_attach_syntax_extension(parser, math_extension());
+    reset_math_scan();  // paragraphs of an earlier document may share addresses with this one's
     root = memory.parse(parser, fenced.text);
   }
   if (root == nullptr) {

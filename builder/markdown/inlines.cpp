@@ -117,7 +117,28 @@ void Converter::merge_text(std::vector<Node>& v) {
     if (n.kind == Kind::Text && n.text.empty()) continue;
     out.push_back(std::move(n));
   }
+  warn_unrendered_links(out);
   v = std::move(out);
+}
+
+// `<a …>` and `</a>` are let through inline_node unwarned, as they may form an anchor together; those
+// left over are not rendered (the link's text stays, without its link), and the author is told once
+// per opening tag, or per closing tag that no opening tag explains.
+void Converter::warn_unrendered_links(const std::vector<Node>& v) {
+  bool open_warned = false;
+  for (const auto& n : v) {
+    if (n.kind != Kind::HtmlInline) continue;
+    if (n.text.starts_with("<a ") || n.text.starts_with("<a>") || n.text.starts_with("<a\t") ||
+        n.text.starts_with("<a\n")) {
+      diags_.warning(n.loc,
+                     "raw HTML `" + n.text +
+                         "` is not rendered (its text stays, unlinked); use a Markdown link `[text](url)`");
+      open_warned = true;
+    } else if (n.text == "</a>") {
+      if (!open_warned) diags_.warning(n.loc, "raw HTML `</a>` is not rendered; use Markdown");
+      open_warned = false;
+    }
+  }
 }
 
 Node Converter::text_node(std::string text, SourceLoc at, int offset) {

@@ -68,8 +68,21 @@ class Cursor {
   bool moved_ = false;
 };
 
-cmark_node* match(cmark_syntax_extension*, cmark_parser* parser, cmark_node*, unsigned char character,
-                  cmark_inline_parser* inline_parser) {
+// Whether a `$` closes depends only on its neighbours, so once a scan from one `$` of a paragraph has
+// reached the paragraph's end without a closer, no later `$` of that paragraph can find one: it is
+// refused without a scan. Without this, a paragraph of `$a ` repeated costs a scan per `$` to its end
+// (quadratic: 144 KB took half a minute). Reset for every document (reset_math_scan).
+struct NoCloserAfter {
+  const void* paragraph = nullptr;
+  int from = 0;  // offset of the `$` whose scan found nothing
+  bool covers(const void* p, int start) const {
+    return paragraph != nullptr && p == paragraph && start > from;
+  }
+};
+thread_local NoCloserAfter no_inline_closer, no_display_closer;
+
+cmark_node* match(cmark_syntax_extension*, cmark_parser* parser, cmark_node* paragraph,
+                  unsigned char character, cmark_inline_parser* inline_parser) {
   if (character != '$') return nullptr;
   const int line = cmark_inline_parser_get_line(inline_parser);
   const int col = cmark_inline_parser_get_column(inline_parser);
@@ -78,9 +91,13 @@ cmark_node* match(cmark_syntax_extension*, cmark_parser* parser, cmark_node*, un
 
   if (cur.at(start + 1) == '$') {
     // Display: up to the next unescaped `$$`.
+    if (no_display_closer.covers(paragraph, start)) return nullptr;
     for (int i = start + 2;; ++i) {
       unsigned char c = cur.at(i);
-      if (c == 0) return nullptr;
+      if (c == 0) {
+        no_display_closer = {paragraph, start};
+        return nullptr;
+      }
       if (c == '\\') {
         ++i;
         continue;
@@ -95,9 +112,13 @@ cmark_node* match(cmark_syntax_extension*, cmark_parser* parser, cmark_node*, un
   }
   unsigned char first = cur.at(start + 1);
   if (first == 0 || is_space(first)) return nullptr;
+  if (no_inline_closer.covers(paragraph, start)) return nullptr;
   for (int i = start + 1;; ++i) {
     unsigned char c = cur.at(i);
-    if (c == 0) return nullptr;
+    if (c == 0) {
+      no_inline_closer = {paragraph, start};
+      return nullptr;
+    }
     if (c == '\\') {
       ++i;
       continue;
@@ -123,6 +144,11 @@ cmark_syntax_extension* create() {
 }
 
 }  // namespace
+
+void reset_math_scan() {
+  no_inline_closer = {};
+  no_display_closer = {};
+}
 
 cmark_syntax_extension* math_extension() {
   static cmark_syntax_extension* ext = create();

@@ -12,6 +12,8 @@ namespace bb::markdown {
 
 // The extension (created once per process) and the node types it adds.
 cmark_syntax_extension* math_extension();
+// Forgets what the extension learnt about the last document's paragraphs; call before each parse.
+void reset_math_scan();
 bool is_inline_math(cmark_node* node);
 bool is_display_math(cmark_node* node);
 

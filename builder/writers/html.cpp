@@ -127,6 +127,7 @@ class HtmlWriter {
         out_ += ">\n";
         for (const auto& item : n.children) {
           out_ += "<li>";
+          task_box(item);
           for (const auto& c : item.children) {
             if (n.tight() && c.kind == Kind::Paragraph)
               inlines(c.children);
@@ -225,6 +226,22 @@ class HtmlWriter {
     }
   }
 
+  // A GFM task list item's box, written as cmark-gfm writes it (a disabled checkbox).
+  void task_box(const Node& item) {
+    const std::string* task = item.attr("task");
+    if (!task) return;
+    out_ += *task == "done" ? "<input type=\"checkbox\" checked=\"\" disabled=\"\" /> "
+                            : "<input type=\"checkbox\" disabled=\"\" /> ";
+  }
+
+  // A link's or an image's title (`[a](b "title")`, `![a](b.png "title")`) as a tooltip.
+  void title_attr(const Node& n) {
+    if (n.title().empty()) return;
+    out_ += " title=\"";
+    text(n.title());
+    out_ += "\"";
+  }
+
   void figure(const Node& n) {
     out_ += "<figure";
     id_attr(n);
@@ -234,7 +251,9 @@ class HtmlWriter {
     text(image_src(img));
     out_ += "\" alt=\"";
     text(doc::plain_text(img.children));
-    out_ += "\" loading=\"lazy\"";
+    out_ += "\"";
+    title_attr(img);
+    out_ += " loading=\"lazy\"";
     out_ += opt_.xhtml ? " />" : ">";
     out_ += "\n";
     if (!n.caption().empty()) {
@@ -314,11 +333,7 @@ class HtmlWriter {
         out_ += "<a href=\"";
         text(href(n));
         out_ += "\"";
-        if (!n.title().empty()) {
-          out_ += " title=\"";
-          text(n.title());
-          out_ += "\"";
-        }
+        title_attr(n);
         out_ += ">";
         inlines(n.children);
         out_ += "</a>";
@@ -328,7 +343,9 @@ class HtmlWriter {
         text(image_src(n));
         out_ += "\" alt=\"";
         text(doc::plain_text(n.children));
-        out_ += opt_.xhtml ? "\" />" : "\">";
+        out_ += "\"";
+        title_attr(n);
+        out_ += opt_.xhtml ? " />" : ">";
         break;
       case Kind::FootnoteRef: {
         auto it = numbers_.find(n.text);

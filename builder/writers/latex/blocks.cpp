@@ -111,7 +111,8 @@ void LatexWriter::list(const Node& n) {
   if (ol) ++enum_depth_;
   for (const auto& item : n.children) {
     mark(item.loc);
-    out_ += "\\item ";
+    const std::string* task = item.attr("task");
+    out_ += !task ? "\\item " : *task == "done" ? "\\item[$\\boxtimes$] " : "\\item[$\\square$] ";
     for (std::size_t i = 0; i < item.children.size(); ++i) {
       const Node& c = item.children[i];
       if (c.kind == Kind::Paragraph) {
