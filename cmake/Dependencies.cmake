@@ -9,7 +9,7 @@ find_package(PkgConfig REQUIRED)
 # the static archives Debian ships in their -dev packages, when there are (as GNU Nettle below):
 # cmark-gfm, ICU's common library and its data, toml++ (compiled here from its headers,
 # builder/lang/toml_impl.cpp), and the C++ runtime (-static-libstdc++ on the executable). The
-# modules (figures/modules.hpp) keep their shared libraries: they load only when needed. Sanitizer
+# modules (modules/modules.hpp) keep their shared libraries: they load only when needed. Sanitizer
 # and fuzzing builds link everything shared, as the sanitizers expect.
 option(BOOKBUILD_STATIC_LIBS "Link the libraries every run uses statically into bookbuild" ON)
 if(BOOKBUILD_SANITIZE OR BOOKBUILD_FUZZ)

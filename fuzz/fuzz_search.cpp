@@ -7,12 +7,12 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "site/search_index.hpp"
+#include "search/search_index.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  bb::site::fold(text);
-  for (const auto& t : bb::site::tokenize(text)) {
+  bb::search::fold(text);
+  for (const auto& t : bb::search::tokenize(text)) {
     bb::fuzz::check(!t.text.empty());
     // Every token is well-formed UTF-8: the index is JSON and the browser decodes it.
     std::int32_t i = 0, n = static_cast<std::int32_t>(t.text.size());

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "site/serve_request.hpp"
+#include "server/serve_request.hpp"
 
 namespace fs = std::filesystem;
 
@@ -45,20 +45,20 @@ std::string header(const std::string& head, const std::string& name) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using bb::fuzz::check;
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto parsed = bb::site::parse_request_head(bytes);
+  auto parsed = bb::server::parse_request_head(bytes);
   check(parsed.consumed <= bytes.size());
-  if (parsed.status == bb::site::ParsedHead::Status::Error) {
-    auto res = bb::site::respond_error(parsed.error);
+  if (parsed.status == bb::server::ParsedHead::Status::Error) {
+    auto res = bb::server::respond_error(parsed.error);
     check(res.close && res.offset + res.length <= res.body->size());
     return 0;
   }
-  if (parsed.status != bb::site::ParsedHead::Status::Ok) return 0;
+  if (parsed.status != bb::server::ParsedHead::Status::Ok) return 0;
   const auto& req = parsed.request;
-  if (auto file = bb::site::resolve_request_path(site(), req.path)) {
+  if (auto file = bb::server::resolve_request_path(site(), req.path)) {
     auto [s, f] = std::mismatch(site().begin(), site().end(), file->begin(), file->end());
     check(s == site().end());  // inside the site folder
   }
-  auto res = bb::site::respond_static(site(), req);
+  auto res = bb::server::respond_static(site(), req);
   check(res.body && res.offset + res.length <= res.body->size());
   check(res.body->find("SECRET") == std::string::npos);
   const bool get = req.method == "GET";
@@ -75,8 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The Range rule on its own, against sizes around the edges.
   if (req.range) {
     for (std::uint64_t n : {0ull, 1ull, 4854ull, ~0ull}) {
-      auto d = bb::site::decide_range(*req.range, n);
-      if (d.kind == bb::site::RangeDecision::Kind::Partial) check(d.first <= d.last && d.last < n);
+      auto d = bb::server::decide_range(*req.range, n);
+      if (d.kind == bb::server::RangeDecision::Kind::Partial) check(d.first <= d.last && d.last < n);
     }
   }
   return 0;

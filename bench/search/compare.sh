@@ -17,7 +17,7 @@ command -v mkdocs >/dev/null || { echo "mkdocs not installed (apt-get install mk
 tmp="$(mktemp -d /tmp/bb-search-bench.XXXXXX)"
 trap 'rm -rf "$tmp"' EXIT
 
-echo "bookbuild index (builder/site/search_index.cpp):"
+echo "bookbuild index (builder/search/search_index.cpp):"
 "$tool" corpus "$corpus" "$tmp/bookbuild" | sed 's/^/  /'
 
 # One MkDocs project per edition with the same chapters, the Material theme and its search plugin.

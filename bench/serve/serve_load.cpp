@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "../../tests/site/serve_load.hpp"
-#include "site/serve.hpp"
+#include "server/serve.hpp"
 
 namespace fs = std::filesystem;
 
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no .html files under %s\n", site.c_str());
     return 1;
   }
-  bb::site::DevServer server(site, "127.0.0.1", 0);
+  bb::server::DevServer server(site, "127.0.0.1", 0);
   if (!server.start()) return 1;
   std::size_t open_streams = 0;
   auto r = bb::test::run_load(server.port(), pages, opt, [&] {

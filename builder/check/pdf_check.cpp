@@ -9,11 +9,11 @@
 #include <sstream>
 
 #include "book/output_names.hpp"
-#include "figures/modules.hpp"
 #include "figures/pdf_render.h"
-#include "latex/book_tex.hpp"
-#include "latex/log_report.hpp"
-#include "latex/tex_log.hpp"
+#include "modules/modules.hpp"
+#include "typeset/book_tex.hpp"
+#include "typeset/log_report.hpp"
+#include "typeset/tex_log.hpp"
 
 namespace bb::check {
 
@@ -60,7 +60,7 @@ PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnosti
   SourceLoc at{pdf, 0, 0};
   std::string load_error;
   auto inspect = reinterpret_cast<bookbuild_inspect_pdf_fn>(
-      figures::module_symbol(figures::Module::Pdf, "bookbuild_inspect_pdf", load_error));
+      modules::module_symbol(modules::Module::Pdf, "bookbuild_inspect_pdf", load_error));
   if (!inspect) {
     diags.error(at, "cannot check the PDF: " + load_error);
     return facts;
@@ -141,12 +141,12 @@ PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnosti
     } else {
       std::ostringstream ss;
       ss << in.rdbuf();
-      const latex::TexLog log = latex::parse_tex_log(ss.str());
+      const typeset::TexLog log = typeset::parse_tex_log(ss.str());
       for (const auto& m : log.missing_characters) diags.error({expect.tex_log, 0, 0}, m);
       // References to missing labels and lines into the margin, at their manuscript lines.
       const fs::path dir = expect.tex_log.parent_path();
-      latex::report_layout_problems(log, latex::read_srcmap(dir / "book.srcmap", expect.book_root),
-                                    dir / latex::kTexName, Severity::Error, diags);
+      typeset::report_layout_problems(log, typeset::read_srcmap(dir / "book.srcmap", expect.book_root),
+                                      dir / typeset::kTexName, Severity::Error, diags);
     }
   }
   return facts;

@@ -3,7 +3,7 @@
 
 #include "check/xml_module.h"
 #include "diag/diagnostics.hpp"
-#include "figures/modules.hpp"
+#include "modules/modules.hpp"
 
 namespace bb::check {
 
@@ -45,7 +45,7 @@ std::optional<XmlDoc> parse_xml(const std::string& data, const std::string& url,
                                 std::vector<XmlProblem>& problems) {
   std::string error;
   auto parse = reinterpret_cast<bookbuild_xml_parse_fn>(
-      figures::module_symbol(figures::Module::Xml, "bookbuild_xml_parse", error));
+      modules::module_symbol(modules::Module::Xml, "bookbuild_xml_parse", error));
   if (!parse) throw FatalError(error);
   Parse p{{}, &problems};
   if (parse(data.data(), data.size(), url.c_str(), html ? 1 : 0, on_element, on_error, &p) != 0)

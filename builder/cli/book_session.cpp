@@ -8,10 +8,10 @@
 #include "book/parse_store.hpp"
 #include "cli/calc_evaluator.hpp"
 #include "diag/progress.hpp"
-#include "figures/modules.hpp"
 #include "highlight/highlight.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
+#include "modules/modules.hpp"
 #include "output/staging.hpp"
 
 namespace bb::cli {
@@ -52,9 +52,9 @@ RecordedRun::RecordedRun(const Context& ctx) : out_(ctx.global.out_dir) {
   wanted_ = inputs::records_wanted() && !bb::progress().enabled();
   if (!wanted_) return;
   // The modules are bookbuild too: one rebuilt (or another one chosen) is another tool.
-  for (auto m : {figures::Module::Pdf, figures::Module::Svg, figures::Module::Zip, figures::Module::Xml,
-                 figures::Module::Highlight})
-    inputs::note_file(figures::module_path(m));
+  for (auto m : {modules::Module::Pdf, modules::Module::Svg, modules::Module::Zip, modules::Module::Xml,
+                 modules::Module::Highlight})
+    inputs::note_file(modules::module_path(m));
   replayed_ = inputs::replay(out_);
   if (replayed_) return;
   inputs::forget(out_);  // whatever happens next, the last run's record no longer says what is there

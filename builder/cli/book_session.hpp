@@ -12,6 +12,7 @@
 #include "diag/diagnostics.hpp"
 #include "filters/pipeline.hpp"
 #include "inputs/record.hpp"
+#include "server/live.hpp"
 
 namespace bb::cli {
 
@@ -21,18 +22,8 @@ namespace bb::cli {
 // (book::use_parse_store).
 void use_output_caches(const Context& ctx);
 
-// What `site --serve` keeps from one build to the next: parsed chapters (by file time), the calc
-// engine with its computed scenarios, and the repository revision.
-struct SessionCache {
-  book::ParseCache parsed;
-  std::optional<filters::Evaluator> evaluator;
-  bool evaluator_loaded = false;
-  std::optional<repo::Repository> repository;
-  void forget_calc() {
-    evaluator.reset();
-    evaluator_loaded = false;
-  }
-};
+// What `site --serve` keeps from one build to the next (server/live.hpp).
+using SessionCache = server::SessionCache;
 
 // A command that writes outputs runs inside one: when the record of the last run of the same command
 // line into the same --out still holds (inputs/record.hpp), `replayed()` is true, what that run

@@ -7,7 +7,7 @@
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "highlight/highlight.hpp"
-#include "latex/build.hpp"
+#include "typeset/build.hpp"
 
 namespace bb::cli {
 
@@ -21,15 +21,15 @@ void define_latex_command(CLI::App* sub, Context& ctx) {
     use_output_caches(ctx);
     // One edition at a time: each is written aside while its trees are loaded, and every edition
     // is swapped in at the end, only when the whole book had no errors.
-    std::vector<latex::StagedLatex> staged;
-    const latex::BuildOptions options{ctx.global.out_dir, ctx.global.quiet};
+    std::vector<typeset::StagedLatex> staged;
+    const typeset::BuildOptions options{ctx.global.out_dir, ctx.global.quiet};
     bool loaded = s.load_each(ctx, *editions, [&](std::size_t e) {
       if (s.diags.has_errors()) return;  // nothing will be swapped in
-      if (auto st = latex::stage_latex(*s.book, s.book->editions[e], options, s.diags))
+      if (auto st = typeset::stage_latex(*s.book, s.book->editions[e], options, s.diags))
         staged.push_back(std::move(*st));
     });
     if (loaded && !s.diags.has_errors()) {
-      for (auto& st : staged) latex::commit_latex(st, options);
+      for (auto& st : staged) typeset::commit_latex(st, options);
       highlight::save_cache();
     }
     staged.clear();  // what was written aside and not swapped in is removed

@@ -19,9 +19,9 @@
 #include "epub/package.hpp"
 #include "epub/zip.hpp"
 #include "figures/figures.hpp"
-#include "figures/modules.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
+#include "modules/modules.hpp"
 #include "output/staging.hpp"
 #include "text/digest.hpp"
 #include "writers/escape.hpp"
@@ -339,7 +339,7 @@ std::string identity_of(const fs::path& file) {
 // be examined. The bytes' checksum catches what the identity cannot: a file changed in place with
 // its size and time kept.
 std::string record_head(const fs::path& epub, std::string_view bytes) {
-  const std::string module = identity_of(figures::module_path(figures::Module::Zip));
+  const std::string module = identity_of(modules::module_path(modules::Module::Zip));
   const std::string archive = identity_of(epub);
   if (module.empty() || archive.empty()) return {};
   char sum[24];

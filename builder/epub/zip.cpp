@@ -3,7 +3,7 @@
 
 #include "diag/diagnostics.hpp"
 #include "epub/zip_module.h"
-#include "figures/modules.hpp"
+#include "modules/modules.hpp"
 
 namespace bb::epub {
 
@@ -12,7 +12,7 @@ namespace {
 // The module's functions, or nullptr with the reason in `error`.
 const bookbuild_zip_functions* functions(std::string& error) {
   auto fn = reinterpret_cast<bookbuild_zip_fn>(
-      figures::module_symbol(figures::Module::Zip, "bookbuild_zip_v2", error));
+      modules::module_symbol(modules::Module::Zip, "bookbuild_zip_v2", error));
   return fn ? fn() : nullptr;
 }
 

@@ -17,9 +17,9 @@
 
 #include "diag/progress.hpp"
 #include "figures/memo.hpp"
-#include "figures/modules.hpp"
 #include "figures/pdf_render.h"
 #include "figures/validate.hpp"
+#include "modules/modules.hpp"
 #include "text/digest.hpp"
 
 namespace bb::figures {
@@ -45,7 +45,8 @@ std::string lower_extension(const fs::path& p) {
 // The renderer in the PDF module (builder/figures/pdf_render.cpp), loaded on the first PDF that is
 // not cached.
 bookbuild_render_pdf_fn renderer(std::string& error) {
-  return reinterpret_cast<bookbuild_render_pdf_fn>(module_symbol(Module::Pdf, "bookbuild_render_pdf", error));
+  return reinterpret_cast<bookbuild_render_pdf_fn>(
+      modules::module_symbol(modules::Module::Pdf, "bookbuild_render_pdf", error));
 }
 
 // Renders the first page of a PDF to a PNG `width` pixels wide. Returns an error message, or "".

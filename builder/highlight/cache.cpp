@@ -15,8 +15,8 @@
 #include <map>
 #include <sstream>
 
-#include "figures/modules.hpp"
 #include "inputs/inputs.hpp"
+#include "modules/modules.hpp"
 #include "text/binary.hpp"
 
 namespace bb::highlight::cache {
@@ -112,7 +112,7 @@ std::uint32_t checksum(std::string_view bytes) {
 
 std::optional<std::string> stamp() {
   std::string out = "bookbuild highlight cache " + std::to_string(kFormat) + '\n';
-  if (!add_file(out, figures::module_path(figures::Module::Highlight))) return std::nullopt;
+  if (!add_file(out, modules::module_path(modules::Module::Highlight))) return std::nullopt;
   std::string_view libraries = BOOKBUILD_SOURCE_HIGHLIGHT_LIBRARIES;
   while (!libraries.empty()) {
     auto colon = libraries.find(':');

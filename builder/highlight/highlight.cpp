@@ -10,10 +10,10 @@
 #include <mutex>
 #include <sstream>
 
-#include "figures/modules.hpp"
 #include "highlight/cache.hpp"
 #include "highlight/highlight_module.h"
 #include "inputs/inputs.hpp"
+#include "modules/modules.hpp"
 #include "output/staging.hpp"
 
 namespace bb::highlight {
@@ -92,7 +92,7 @@ std::optional<std::vector<Token>> from_module(const std::string& lang, std::stri
   known = false;
   std::string error;
   auto highlight = reinterpret_cast<bookbuild_highlight_fn>(
-      figures::module_symbol(figures::Module::Highlight, "bookbuild_highlight", error));
+      modules::module_symbol(modules::Module::Highlight, "bookbuild_highlight", error));
   if (!highlight) {
     // Chapters are rendered on worker threads, where an exception cannot be reported: the code is
     // shown as plain text, as when Source-highlight's data folder is missing, and the reason is said

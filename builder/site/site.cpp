@@ -17,9 +17,9 @@
 #include "lang/language.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
+#include "search/search_cache.hpp"
+#include "search/search_index.hpp"
 #include "site/meta.hpp"
-#include "site/search_cache.hpp"
-#include "site/search_index.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
 #include "writers/template.hpp"
@@ -93,7 +93,7 @@ class Renderer {
 
   // The pages, home page and search index of an edition whose chapters are loaded.
   void render_edition(const book::EditionBook& eb) {
-    std::vector<SearchSection> sections;
+    std::vector<search::SearchSection> sections;
     edition(eb, sections);
     if (!opt_.search) return;
     SiteFiles part;
@@ -117,7 +117,7 @@ class Renderer {
   SiteFiles pages(const std::vector<std::pair<std::size_t, std::size_t>>& chapters,
                   const std::map<std::string, std::string>& lists) {
     find_downloads();
-    std::vector<SearchSection> unused;
+    std::vector<search::SearchSection> unused;
     for (const auto& [e, i] : chapters) {
       const book::EditionBook& eb = book_.editions.at(e);
       auto it = lists.find(eb.edition.id);
@@ -133,10 +133,10 @@ class Renderer {
         files_.copied[d.site_path] = d.source;
   }
 
-  void edition(const book::EditionBook& eb, std::vector<SearchSection>& search) {
+  void edition(const book::EditionBook& eb, std::vector<search::SearchSection>& search) {
     const std::string list = chapter_list(eb);
     // The chapters' pages on every core; their sections joined in book order.
-    std::vector<std::vector<SearchSection>> parts(eb.chapters.size());
+    std::vector<std::vector<search::SearchSection>> parts(eb.chapters.size());
     parallel_for(eb.chapters.size(), [&](std::size_t i) {
       chapter_page_for(eb, i, parts[i], list);
       if (pages_shown_) pages_shown_->step();
@@ -232,8 +232,8 @@ class Renderer {
     return "<h2>" + escape_xml(w.word("site.on-this-page")) + "</h2><ol>" + out + "</ol>";
   }
 
-  void chapter_page_for(const book::EditionBook& eb, std::size_t i, std::vector<SearchSection>& search,
-                        const std::string& list) {
+  void chapter_page_for(const book::EditionBook& eb, std::size_t i,
+                        std::vector<search::SearchSection>& search, const std::string& list) {
     const auto& e = eb.edition;
     const auto& c = eb.chapters[i];
     const std::string page = chapter_page(e, c.key);
@@ -370,27 +370,28 @@ class Renderer {
  public:
   // The index of an edition, remembered (in the process, and in `options.search_cache` between runs)
   // and reused while everything it is built from is unchanged.
-  static void search_index(const book::EditionBook& eb, const std::vector<SearchSection>& sections,
+  static void search_index(const book::EditionBook& eb, const std::vector<search::SearchSection>& sections,
                            const SiteOptions& options, SiteFiles& into) {
     static std::mutex mutex;
-    static std::map<std::string, std::pair<std::string, BuiltIndex>> cache;  // edition id → key, index
+    static std::map<std::string, std::pair<std::string, search::BuiltIndex>>
+        cache;  // edition id → key, index
     const std::string& id = eb.edition.id;
-    std::string key = search_index_key(sections, eb.edition.lang, options.tool);
+    std::string key = search::search_index_key(sections, eb.edition.lang, options.tool);
     std::unique_lock lock(mutex);
     auto it = cache.find(id);
     if (it == cache.end() || it->second.first != key) {
       lock.unlock();  // editions are indexed in parallel
-      std::optional<BuiltIndex> built;
-      if (!options.search_cache.empty()) built = load_search_index(options.search_cache, id, key);
+      std::optional<search::BuiltIndex> built;
+      if (!options.search_cache.empty()) built = search::load_search_index(options.search_cache, id, key);
       if (!built) {
         built.emplace();
-        built->stats = build_search_index(sections, eb.edition.lang, built->files);
-        if (!options.search_cache.empty()) store_search_index(options.search_cache, id, key, *built);
+        built->stats = search::build_search_index(sections, eb.edition.lang, built->files);
+        if (!options.search_cache.empty()) search::store_search_index(options.search_cache, id, key, *built);
       }
       lock.lock();
       it = cache.insert_or_assign(id, std::make_pair(std::move(key), std::move(*built))).first;
     }
-    const BuiltIndex& index = it->second.second;
+    const search::BuiltIndex& index = it->second.second;
     for (const auto& [name, content] : index.files)
       into.generated[eb.edition.site_path + "search/" + name] = content;
     into.search_index_bytes[id] = index.stats.index_bytes;
@@ -398,14 +399,14 @@ class Renderer {
   }
 
   // The sections of every chapter of an edition, as the search indexes them.
-  static std::vector<SearchSection> edition_sections(const book::EditionBook& eb) {
-    std::vector<SearchSection> out;
+  static std::vector<search::SearchSection> edition_sections(const book::EditionBook& eb) {
+    std::vector<search::SearchSection> out;
     for (const auto& c : eb.chapters) append_sections(c, out);
     return out;
   }
 
-  static void append_sections(const book::Chapter& c, std::vector<SearchSection>& search) {
-    auto sections = search_sections(c.root, c.key + ".html", c.title);
+  static void append_sections(const book::Chapter& c, std::vector<search::SearchSection>& search) {
+    auto sections = search::search_sections(c.root, c.key + ".html", c.title);
     search.insert(search.end(), std::make_move_iterator(sections.begin()),
                   std::make_move_iterator(sections.end()));
   }
@@ -595,134 +596,6 @@ SiteSummary SiteWriter::finish() {
   state_->staged.commit();
   summary.written = true;
   return summary;
-}
-
-namespace {
-
-// A page of the dev server cut at its block markers (writers/html.cpp): the blocks, and everything
-// else — head, sidebar, table of contents, pager — which a patch requires to be unchanged. Between
-// two blocks there is only the marker and white space; anything else makes the page `irregular`.
-struct MarkedPage {
-  struct Block {
-    std::string_view hash, html;
-  };
-  std::vector<Block> blocks;
-  std::string_view head, tail;
-  bool irregular = false;
-};
-
-MarkedPage cut_at_markers(std::string_view page) {
-  static constexpr std::string_view marker = "<!--bb-->", open = "<div class=\"bb-block\" data-h=\"";
-  MarkedPage out;
-  for (std::size_t pos = 0;;) {
-    std::size_t end = page.find(marker, pos);
-    std::string_view piece =
-        page.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    std::size_t at = piece.find(open);
-    if (end == std::string_view::npos || at == std::string_view::npos ||
-        piece.size() < at + open.size() + 16) {
-      // Past the last block: the rest of the page (or a page without blocks).
-      out.irregular |= end != std::string_view::npos;
-      out.tail = page.substr(pos);
-      if (out.blocks.empty()) out.head = page.substr(0, pos);
-      return out;
-    }
-    std::string_view before = piece.substr(0, at);
-    if (out.blocks.empty())
-      out.head = page.substr(0, pos + at);
-    else if (before.find_first_not_of(" \n") != std::string_view::npos)
-      out.irregular = true;
-    out.blocks.push_back({piece.substr(at + open.size(), 16), piece.substr(at)});
-    pos = end + marker.size();
-  }
-}
-
-}  // namespace
-
-std::optional<std::string> block_patch(std::string_view before, std::string_view after, std::size_t limit) {
-  MarkedPage a = cut_at_markers(before), b = cut_at_markers(after);
-  if (a.blocks.empty() || b.blocks.empty() || a.irregular || b.irregular || a.head != b.head ||
-      a.tail != b.tail)
-    return std::nullopt;
-  std::size_t p = 0, q = 0;
-  while (p < a.blocks.size() && p < b.blocks.size() && a.blocks[p].hash == b.blocks[p].hash) ++p;
-  while (q < a.blocks.size() - p && q < b.blocks.size() - p &&
-         a.blocks[a.blocks.size() - 1 - q].hash == b.blocks[b.blocks.size() - 1 - q].hash)
-    ++q;
-  std::string gone, html;
-  for (std::size_t k = p; k < a.blocks.size() - q; ++k) (gone += gone.empty() ? "" : " ") += a.blocks[k].hash;
-  for (std::size_t k = p; k < b.blocks.size() - q; ++k) html += b.blocks[k].html;
-  // A carriage return would end a line of the event stream (the HTML of a page never needs one).
-  if (html.size() > limit || html.find('\r') != std::string::npos) return std::nullopt;
-  return std::to_string(a.blocks.size()) + " " + std::to_string(p) + " " + std::to_string(q) + "\n" + gone +
-         "\n" + html;
-}
-
-std::vector<std::string> update_pages(SiteFiles& files, SiteFiles part, const fs::path& out,
-                                      std::map<std::string, std::string>* patches,
-                                      const PatchesReady& ready) {
-  // The files the pages show first: a patched page may ask for a new figure at once.
-  for (auto& [rel, src] : part.copied) {
-    auto it = files.copied.find(rel);
-    if (it != files.copied.end() && it->second == src && fs::exists(out / rel)) continue;
-    fs::create_directories((out / rel).parent_path());
-    fs::copy_file(src, out / rel, fs::copy_options::overwrite_existing);
-    files.copied[rel] = src;
-  }
-  std::vector<std::string> changed;
-  std::vector<std::pair<const std::string*, std::string*>> writes;  // path, content
-  for (auto& [rel, content] : part.generated) {
-    std::string& now = files.generated[rel];
-    if (now == content && fs::exists(out / rel)) continue;
-    if (patches && rel.ends_with(".html"))
-      if (auto patch = block_patch(now, content)) (*patches)[rel] = std::move(*patch);
-    now = std::move(content);
-    writes.emplace_back(&rel, &now);
-    if (rel.ends_with(".html")) changed.push_back(rel);
-  }
-  // The open pages are patched before the disk is written: nothing in a patch is read from there.
-  if (patches && ready) ready(*patches);
-  for (const auto& [rel, content] : writes) {
-    try {
-      fs::create_directories((out / *rel).parent_path());
-      output::write_file_atomic(out / *rel, *content);
-    } catch (...) {
-      files.generated.erase(*rel);  // not on disk: the next update writes it
-      throw;
-    }
-  }
-  return changed;
-}
-
-std::vector<std::string> update_site(const SiteFiles& previous, const SiteFiles& next, const fs::path& out,
-                                     std::map<std::string, std::string>* patches) {
-  std::vector<std::string> changed;
-  for (const auto& [rel, content] : next.generated) {
-    auto it = previous.generated.find(rel);
-    if (it != previous.generated.end() && it->second == content && fs::exists(out / rel)) continue;
-    fs::create_directories((out / rel).parent_path());
-    output::write_file_atomic(out / rel, content);
-    if (patches && it != previous.generated.end() && rel.ends_with(".html"))
-      if (auto patch = block_patch(it->second, content)) (*patches)[rel] = std::move(*patch);
-    if (rel.ends_with(".html")) changed.push_back(rel);
-  }
-  for (const auto& [rel, src] : next.copied) {
-    auto it = previous.copied.find(rel);
-    std::error_code ec;
-    bool same = it != previous.copied.end() && fs::exists(out / rel) &&
-                fs::last_write_time(src, ec) <= fs::last_write_time(out / rel, ec) &&
-                fs::file_size(src, ec) == fs::file_size(out / rel, ec);
-    if (same) continue;
-    fs::create_directories((out / rel).parent_path());
-    fs::copy_file(src, out / rel, fs::copy_options::overwrite_existing);
-    if (rel.starts_with("assets/")) changed.push_back("*");
-  }
-  std::error_code ec;
-  for (const auto& [rel, content] : previous.generated)
-    if (!next.generated.count(rel)) fs::remove(out / rel, ec);
-  for (const auto& [rel, src] : previous.copied)
-    if (!next.copied.count(rel)) fs::remove(out / rel, ec);
-  return changed;
 }
 
 }  // namespace bb::site

@@ -12,14 +12,14 @@
 #include "book/book.hpp"
 #include "book/output_names.hpp"
 #include "filters/pipeline.hpp"
-#include "latex/book_tex.hpp"
-#include "latex/log_report.hpp"
-#include "latex/svg.hpp"
-#include "latex/tex_log.hpp"
-#include "latex/xelatex.hpp"
 #include "test_support.hpp"
+#include "typeset/book_tex.hpp"
+#include "typeset/log_report.hpp"
+#include "typeset/svg.hpp"
+#include "typeset/tex_log.hpp"
+#include "typeset/xelatex.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 namespace {
 
 namespace fs = std::filesystem;
@@ -268,4 +268,4 @@ TEST(LatexFolder, AnUnchangedFolderIsLeftAloneAndAnyDifferenceWritesItAgain) {
 }
 
 }  // namespace
-}  // namespace bb::latex
+}  // namespace bb::typeset

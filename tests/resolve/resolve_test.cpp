@@ -8,9 +8,9 @@
 #include "epub/epub.hpp"
 #include "filters/pipeline.hpp"
 #include "lang/language.hpp"
-#include "latex/book_tex.hpp"
 #include "site/site.hpp"
 #include "test_support.hpp"
+#include "typeset/book_tex.hpp"
 #include "writers/latex.hpp"
 
 namespace bb {
@@ -131,7 +131,7 @@ TEST(Resolve, SiteEpubAndLatexCarryEveryReferencedId) {
       eo.figure_cache = tmp / "cache";
       eo.modified = 0;
       auto epub_files = epub::build_files(r->book, eb, eo, r->diags);
-      auto tex = latex::write_latex_book(r->book, eb, tmp / eb.edition.id, r->diags);
+      auto tex = typeset::write_latex_book(r->book, eb, tmp / eb.edition.id, r->diags);
       std::string book_tex = test::read_file(tex.tex);
       for (const auto& [chapter, id] : targets) {
         SCOPED_TRACE(eb.edition.id + " " + chapter + "#" + id);

@@ -19,7 +19,7 @@
 #include "book/config.hpp"
 #include "filters/pipeline.hpp"
 #include "markdown/frontend.hpp"
-#include "site/search_index.hpp"
+#include "search/search_index.hpp"
 
 namespace fs = std::filesystem;
 using namespace bb;
@@ -27,24 +27,24 @@ using namespace bb;
 namespace {
 
 // Per section: the title's tokens, "|", the text's tokens, "--". One "kind<TAB>text" per line.
-std::string token_dump(const std::vector<site::SearchSection>& sections) {
+std::string token_dump(const std::vector<search::SearchSection>& sections) {
   std::string out;
   for (const auto& s : sections) {
-    for (const auto& t : site::tokenize(s.title))
-      out += std::string(site::token_kind_name(t.kind)) + '\t' + t.text + '\n';
+    for (const auto& t : search::tokenize(s.title))
+      out += std::string(search::token_kind_name(t.kind)) + '\t' + t.text + '\n';
     out += "|\n";
-    for (const auto& t : site::tokenize(s.text))
-      out += std::string(site::token_kind_name(t.kind)) + '\t' + t.text + '\n';
+    for (const auto& t : search::tokenize(s.text))
+      out += std::string(search::token_kind_name(t.kind)) + '\t' + t.text + '\n';
     out += "--\n";
   }
   return out;
 }
 
 void write_edition(const std::string& id, const std::string& lang,
-                   const std::vector<site::SearchSection>& sections, const fs::path& out,
-                   const site::SearchIndexOptions& options = {}) {
+                   const std::vector<search::SearchSection>& sections, const fs::path& out,
+                   const search::SearchIndexOptions& options = {}) {
   fs::remove_all(out / id);
-  auto stats = site::write_search_index(sections, lang, out / id, options);
+  auto stats = search::write_search_index(sections, lang, out / id, options);
   std::ofstream(out / (id + ".tokens"), std::ios::binary) << token_dump(sections);
   std::cout << "edition=" << id << " lang=" << lang << " sections=" << stats.sections
             << " files=" << stats.files << " index_bytes=" << stats.index_bytes
@@ -58,7 +58,7 @@ int fixtures(const fs::path& book, const fs::path& out) {
     for (const auto& e : fs::directory_iterator(book / id))
       if (e.path().extension() == ".md") files.push_back(e.path());
     std::sort(files.begin(), files.end());
-    std::vector<site::SearchSection> sections;
+    std::vector<search::SearchSection> sections;
     Diagnostics diags;
     for (const auto& f : files) {
       doc::Node root = markdown::parse_file(f, diags);
@@ -68,7 +68,7 @@ int fixtures(const fs::path& book, const fs::path& out) {
           title = doc::plain_text(b.children);
           break;
         }
-      auto more = site::search_sections(root, f.stem().string() + ".html", title);
+      auto more = search::search_sections(root, f.stem().string() + ".html", title);
       sections.insert(sections.end(), more.begin(), more.end());
     }
     if (diags.has_errors()) {
@@ -83,7 +83,7 @@ int fixtures(const fs::path& book, const fs::path& out) {
 
 struct Edition {
   std::string id, lang;
-  std::vector<site::SearchSection> sections;
+  std::vector<search::SearchSection> sections;
 };
 
 // The sections of every edition of a real book, resolved (stable ids; problems in the book do not
@@ -101,7 +101,7 @@ std::vector<Edition> load_editions(const fs::path& root) {
   for (const auto& eb : loaded.editions) {
     Edition e{eb.edition.id, eb.edition.lang, {}};
     for (const auto& c : eb.chapters) {
-      auto more = site::search_sections(c.root, c.key + ".html", c.title);
+      auto more = search::search_sections(c.root, c.key + ".html", c.title);
       e.sections.insert(e.sections.end(), more.begin(), more.end());
     }
     out.push_back(std::move(e));
@@ -133,7 +133,7 @@ int timing(const fs::path& root, int rounds, const std::string& only) {
     for (int r = 0; r < rounds; ++r) {
       std::map<std::string, std::string> files;
       double start = cpu_ms();
-      bytes = site::build_search_index(e.sections, e.lang, files).index_bytes;
+      bytes = search::build_search_index(e.sections, e.lang, files).index_bytes;
       ms.push_back(cpu_ms() - start);
     }
     std::sort(ms.begin(), ms.end());

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "markdown/frontend.hpp"
-#include "site/search_cache.hpp"
-#include "site/search_index.hpp"
+#include "search/search_cache.hpp"
+#include "search/search_index.hpp"
 #include "text/unicode.hpp"
 
 namespace bb {
@@ -71,31 +71,31 @@ TEST(SearchTokens, SharedCases) {
   ASSERT_GE(cases.size(), 10u);
   for (const auto& c : cases) {
     std::vector<std::string> got;
-    for (const auto& t : site::tokenize(c.input))
-      got.push_back(std::string(site::token_kind_name(t.kind)) + " " + t.text);
+    for (const auto& t : search::tokenize(c.input))
+      got.push_back(std::string(search::token_kind_name(t.kind)) + " " + t.text);
     EXPECT_EQ(got, c.expected) << "input: " << c.input;
   }
 }
 
 TEST(SearchTokens, FoldIsCaseAndWidthInsensitive) {
-  EXPECT_EQ(site::fold("ＧｉＢ"), site::fold("gib"));
-  EXPECT_EQ(site::fold("ПАМЯТЬ"), site::fold("память"));
-  EXPECT_EQ(site::fold("Cafe\u0301"), site::fold("café"));
-  EXPECT_EQ(site::fold("Ⅻ ﬁ İ"), site::fold("xii fi i\u0307"));
+  EXPECT_EQ(search::fold("ＧｉＢ"), search::fold("gib"));
+  EXPECT_EQ(search::fold("ПАМЯТЬ"), search::fold("память"));
+  EXPECT_EQ(search::fold("Cafe\u0301"), search::fold("café"));
+  EXPECT_EQ(search::fold("Ⅻ ﬁ İ"), search::fold("xii fi i\u0307"));
   EXPECT_TRUE(text::is_cjk_letter(U'计'));
   EXPECT_TRUE(text::is_cjk_letter(U'カ'));
   EXPECT_TRUE(text::is_cjk_letter(U'한'));
   EXPECT_FALSE(text::is_cjk_letter(U'，'));
-  EXPECT_FALSE(site::is_word_char(U'计'));
-  EXPECT_TRUE(site::is_word_char(U'ё'));
-  EXPECT_FALSE(site::is_word_char(U'-'));
+  EXPECT_FALSE(search::is_word_char(U'计'));
+  EXPECT_TRUE(search::is_word_char(U'ё'));
+  EXPECT_FALSE(search::is_word_char(U'-'));
 }
 
-std::vector<site::SearchSection> fixture_sections(const std::string& edition) {
+std::vector<search::SearchSection> fixture_sections(const std::string& edition) {
   Diagnostics diags;
   doc::Node root = markdown::parse_file(fixtures() / "book" / edition / "ch01.md", diags);
   EXPECT_FALSE(diags.has_errors());
-  return site::search_sections(root, "ch01.html", "Chapter one");
+  return search::search_sections(root, "ch01.html", "Chapter one");
 }
 
 TEST(SearchSections, OnePerLevel2And3HeadingPlusTheTop) {
@@ -169,7 +169,8 @@ TEST(SearchTokens, TableFoldEqualsIcu) {
         UErrorCode status = U_ZERO_ERROR;
         if (!icu::Normalizer2::getNFCInstance(status)->isNormalized(icu::UnicodeString::fromUTF8(in), status))
           continue;
-        ASSERT_EQ(as_utf8(site::fold(in)), icu_fold(c)) << "U+" << std::hex << static_cast<std::uint32_t>(c);
+        ASSERT_EQ(as_utf8(search::fold(in)), icu_fold(c))
+            << "U+" << std::hex << static_cast<std::uint32_t>(c);
       }
     }
   }
@@ -178,7 +179,7 @@ TEST(SearchTokens, TableFoldEqualsIcu) {
 TEST(SearchIndex, FilesParseAndStatsAreTheirSizes) {
   auto sections = fixture_sections("zh");
   auto dir = temp_dir("files");
-  auto stats = site::write_search_index(sections, "zh-Hans", dir);
+  auto stats = search::write_search_index(sections, "zh-Hans", dir);
   EXPECT_EQ(stats.sections, sections.size());
   EXPECT_EQ(stats.index_bytes, size_of_files(dir));
   EXPECT_EQ(stats.files, static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {})));
@@ -207,8 +208,8 @@ TEST(SearchIndex, FilesParseAndStatsAreTheirSizes) {
 TEST(SearchIndex, SameInputSameBytes) {
   auto sections = fixture_sections("en");
   auto a = temp_dir("a"), b = temp_dir("b");
-  site::write_search_index(sections, "en", a);
-  site::write_search_index(sections, "en", b);
+  search::write_search_index(sections, "en", a);
+  search::write_search_index(sections, "en", b);
   for (const auto& e : fs::directory_iterator(a))
     EXPECT_EQ(read(e.path()), read(b / e.path().filename())) << e.path().filename();
   fs::remove_all(a);
@@ -220,35 +221,35 @@ TEST(SearchIndex, SameInputSameBytes) {
 TEST(SearchCache, StoredIndexIsReadBackUnderItsKeyOnly) {
   auto sections = fixture_sections("zh");
   auto dir = temp_dir("cache");
-  site::BuiltIndex built;
-  built.stats = site::build_search_index(sections, "zh-Hans", built.files);
-  const std::string key = site::search_index_key(sections, "zh-Hans", "bookbuild test");
-  EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << "nothing stored yet";
-  site::store_search_index(dir, "zh", key, built);
+  search::BuiltIndex built;
+  built.stats = search::build_search_index(sections, "zh-Hans", built.files);
+  const std::string key = search::search_index_key(sections, "zh-Hans", "bookbuild test");
+  EXPECT_FALSE(search::load_search_index(dir, "zh", key)) << "nothing stored yet";
+  search::store_search_index(dir, "zh", key, built);
 
-  auto back = site::load_search_index(dir, "zh", key);
+  auto back = search::load_search_index(dir, "zh", key);
   ASSERT_TRUE(back);
   EXPECT_EQ(back->files, built.files);
   EXPECT_EQ(back->stats.sections, built.stats.sections);
   EXPECT_EQ(back->stats.index_bytes, built.stats.index_bytes);
   EXPECT_EQ(back->stats.largest_query_bytes, built.stats.largest_query_bytes);
   EXPECT_EQ(back->stats.files, built.stats.files);
-  EXPECT_FALSE(site::load_search_index(dir, "en", key)) << "another edition's entry";
+  EXPECT_FALSE(search::load_search_index(dir, "en", key)) << "another edition's entry";
 
   // Anything the index is built from changes the key: a section's text, the language, the tool.
   auto edited = sections;
   edited.back().text += " 新增";
-  EXPECT_NE(site::search_index_key(edited, "zh-Hans", "bookbuild test"), key);
-  EXPECT_NE(site::search_index_key(sections, "zh-Hant", "bookbuild test"), key);
-  EXPECT_NE(site::search_index_key(sections, "zh-Hans", "bookbuild other"), key);
-  EXPECT_EQ(site::search_index_key(sections, "zh-Hans", "bookbuild test"), key);
+  EXPECT_NE(search::search_index_key(edited, "zh-Hans", "bookbuild test"), key);
+  EXPECT_NE(search::search_index_key(sections, "zh-Hant", "bookbuild test"), key);
+  EXPECT_NE(search::search_index_key(sections, "zh-Hans", "bookbuild other"), key);
+  EXPECT_EQ(search::search_index_key(sections, "zh-Hans", "bookbuild test"), key);
   // Moving text between fields does not give the same key.
   auto moved = sections;
   moved[0].title += moved[0].text;
   moved[0].text.clear();
-  EXPECT_NE(site::search_index_key(moved, "zh-Hans", "bookbuild test"), key);
+  EXPECT_NE(search::search_index_key(moved, "zh-Hans", "bookbuild test"), key);
   EXPECT_FALSE(
-      site::load_search_index(dir, "zh", site::search_index_key(edited, "zh-Hans", "bookbuild test")));
+      search::load_search_index(dir, "zh", search::search_index_key(edited, "zh-Hans", "bookbuild test")));
 
   // A damaged entry is not trusted: truncated, a byte changed in a size, a name that leaves the folder.
   ASSERT_EQ(std::distance(fs::directory_iterator(dir), {}), 1);
@@ -256,9 +257,9 @@ TEST(SearchCache, StoredIndexIsReadBackUnderItsKeyOnly) {
   const std::string good = read(entry);
   auto write = [&](const std::string& bytes) { std::ofstream(entry, std::ios::binary) << bytes; };
   write(good.substr(0, good.size() - 1));
-  EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << "truncated";
+  EXPECT_FALSE(search::load_search_index(dir, "zh", key)) << "truncated";
   write(good + "x");
-  EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << "trailing bytes";
+  EXPECT_FALSE(search::load_search_index(dir, "zh", key)) << "trailing bytes";
   std::string renamed = good;
   const std::string name = built.files.begin()->first;  // the first file stored
   auto at = renamed.find(std::to_string(name.size()) + ' ');
@@ -266,21 +267,21 @@ TEST(SearchCache, StoredIndexIsReadBackUnderItsKeyOnly) {
   const std::string evil = "../" + name.substr(3);
   renamed.replace(renamed.find(name, at), name.size(), evil);
   write(renamed);
-  EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << "a name with a path";
+  EXPECT_FALSE(search::load_search_index(dir, "zh", key)) << "a name with a path";
   for (std::size_t cut : {std::size_t{0}, std::size_t{10}, good.size() / 2}) {
     write(good.substr(0, cut));
-    EXPECT_FALSE(site::load_search_index(dir, "zh", key)) << cut;
+    EXPECT_FALSE(search::load_search_index(dir, "zh", key)) << cut;
   }
   write(good);
-  EXPECT_TRUE(site::load_search_index(dir, "zh", key));
+  EXPECT_TRUE(search::load_search_index(dir, "zh", key));
   fs::remove_all(dir);
 }
 
 TEST(SearchIndex, StoredTextIsCollapsedNfc) {
-  std::vector<site::SearchSection> sections{
+  std::vector<search::SearchSection> sections{
       {"p.html", "", "Title", "Chapter", "  Cafe\u0301\n\n  and\tmore  "}};
   auto dir = temp_dir("nfc");
-  site::write_search_index(sections, "en", dir);
+  search::write_search_index(sections, "en", dir);
   EXPECT_EQ(gunzip(dir / "t0.json.gz"), "[\"Café and more\"]");
   fs::remove_all(dir);
 }
@@ -288,18 +289,18 @@ TEST(SearchIndex, StoredTextIsCollapsedNfc) {
 // White space and control characters beyond ASCII (decided from ICU's properties, then a table),
 // and ill-formed UTF-8, in the stored form.
 TEST(SearchIndex, StoredTextDropsEveryControlAndCollapsesEveryWhiteSpace) {
-  std::vector<site::SearchSection> sections{
+  std::vector<search::SearchSection> sections{
       {"p.html", "", "Title", "Chapter",
        "\u3000a\u3000\u00A0b\u2028c\u200Bd \U000E0001e\U0001D400 x\xFFy \u8BA1\u0085\u7B97 "}};
   auto dir = temp_dir("white");
-  site::write_search_index(sections, "en", dir);
+  search::write_search_index(sections, "en", dir);
   EXPECT_EQ(gunzip(dir / "t0.json.gz"), "[\"a b cd e\U0001D400 x\uFFFDy \u8BA1 \u7B97\"]");
   fs::remove_all(dir);
 }
 
 TEST(SearchIndex, EmptyEditionStillHasDocs) {
   auto dir = temp_dir("empty");
-  auto stats = site::write_search_index({}, "en", dir);
+  auto stats = search::write_search_index({}, "en", dir);
   EXPECT_EQ(stats.sections, 0u);
   EXPECT_EQ(stats.files, 1u);
   auto docs = nlohmann::json::parse(read(dir / "docs.json"));

@@ -8,8 +8,9 @@
 #include "book/config.hpp"
 #include "cli/calc_evaluator.hpp"
 #include "filters/pipeline.hpp"
+#include "server/live_patch.hpp"
+#include "server/watch.hpp"
 #include "site/site.hpp"
-#include "site/watch.hpp"
 #include "test_support.hpp"
 
 namespace bb::site {
@@ -128,7 +129,7 @@ TEST(LiveRebuild, AnEditedChapterAloneGivesWhatAFullBuildGives) {
   const SiteFiles& all = fresh->files;
   EXPECT_EQ(part.generated.at(page), all.generated.at(page));
   // The edit changed the page's description (its first paragraph): the open page must fetch itself.
-  EXPECT_FALSE(block_patch(live->files.generated.at(page), part.generated.at(page)));
+  EXPECT_FALSE(server::block_patch(live->files.generated.at(page), part.generated.at(page)));
   for (const auto& [rel, src] : part.copied) EXPECT_EQ(all.copied.at(rel), src) << rel;
   EXPECT_EQ(shown(live->diags), shown(fresh->diags));
   EXPECT_EQ(bindings(live->resolution), bindings(fresh->resolution));
@@ -140,7 +141,7 @@ TEST(LiveRebuild, AnEditedChapterAloneGivesWhatAFullBuildGives) {
   test::write_file(file, text + "\nOne more sentence at the end.\n");
   SiteFiles second;
   ASSERT_TRUE(rebuild_alone(*live, e, i, second));
-  auto patch = block_patch(part.generated.at(page), second.generated.at(page));
+  auto patch = server::block_patch(part.generated.at(page), second.generated.at(page));
   ASSERT_TRUE(patch);
   EXPECT_NE(patch->find("One more sentence at the end."), std::string::npos);
   EXPECT_LT(patch->size(), part.generated.at(page).size() / 10);
@@ -181,22 +182,24 @@ TEST(LiveRebuild, APatchCarriesOnlyTheBlocksThatChanged) {
   const std::string a(16, 'a'), b(16, 'b'), c(16, 'c'), x(16, 'e');
   std::string before = marked_page("T", {{a, "<p>A</p>"}, {b, "<p>B</p>"}, {c, "<p>C</p>"}});
   std::string after = marked_page("T", {{a, "<p>A</p>"}, {x, "<p>X\nY</p>"}, {c, "<p>C</p>"}});
-  auto patch = block_patch(before, after);
+  auto patch = server::block_patch(before, after);
   ASSERT_TRUE(patch);
   EXPECT_EQ(*patch, "3 1 1\n" + b + "\n<div class=\"bb-block\" data-h=\"" + x + "\"><p>X\nY</p></div>");
   // A block added at the end, one removed from the start.
   const std::string longer =
       marked_page("T", {{a, "<p>A</p>"}, {b, "<p>B</p>"}, {c, "<p>C</p>"}, {x, "<p>X</p>"}});
-  EXPECT_EQ(block_patch(before, longer).value_or("none"),
+  EXPECT_EQ(server::block_patch(before, longer).value_or("none"),
             "3 3 0\n\n<div class=\"bb-block\" data-h=\"" + x + "\"><p>X</p></div>");
   const std::string shorter = marked_page("T", {{b, "<p>B</p>"}, {c, "<p>C</p>"}});
-  EXPECT_EQ(block_patch(before, shorter).value_or("none"), "3 0 2\n" + a + "\n");
+  EXPECT_EQ(server::block_patch(before, shorter).value_or("none"), "3 0 2\n" + a + "\n");
   // Anything outside the blocks (here the title) changed: the page must be fetched.
-  EXPECT_FALSE(block_patch(before, marked_page("U", {{a, "<p>A</p>"}, {x, "<p>X</p>"}, {c, "<p>C</p>"}})));
+  EXPECT_FALSE(
+      server::block_patch(before, marked_page("U", {{a, "<p>A</p>"}, {x, "<p>X</p>"}, {c, "<p>C</p>"}})));
   // A carriage return would break the event stream; a page without blocks has nothing to patch.
-  EXPECT_FALSE(block_patch(before, marked_page("T", {{a, "<p>A</p>"}, {x, "<p>X\r</p>"}, {c, "<p>C</p>"}})));
-  EXPECT_FALSE(block_patch("<html></html>", "<html> </html>"));
-  EXPECT_FALSE(block_patch(before, after, 10));  // larger than the limit
+  EXPECT_FALSE(
+      server::block_patch(before, marked_page("T", {{a, "<p>A</p>"}, {x, "<p>X\r</p>"}, {c, "<p>C</p>"}})));
+  EXPECT_FALSE(server::block_patch("<html></html>", "<html> </html>"));
+  EXPECT_FALSE(server::block_patch(before, after, 10));  // larger than the limit
 }
 
 // What the watcher reports for the ways editors save: in place, through a temporary renamed over the
@@ -205,7 +208,7 @@ TEST(LiveRebuild, TheWatcherReportsTheSavedFileNotTheEditorsTemporaries) {
   test::TempDir dir("bb-watch");
   const fs::path chapter = dir.path / "chapter.md", image = dir.path / "figure.svg";
   test::write_file(chapter, "# One\n");
-  Watcher watcher;
+  server::Watcher watcher;
   watcher.add_tree(dir.path);
   using std::chrono::milliseconds;
   auto saved = [&] {

@@ -7,10 +7,10 @@
 
 #include "http_client.hpp"
 #include "serve_load.hpp"
-#include "site/serve.hpp"
+#include "server/serve.hpp"
 #include "test_support.hpp"
 
-namespace bb::site {
+namespace bb::server {
 namespace {
 
 namespace fs = std::filesystem;
@@ -261,4 +261,4 @@ TEST_F(ServeRoot, HundredStreamsDoNotStopPageRequests) {
 }
 
 }  // namespace
-}  // namespace bb::site
+}  // namespace bb::server

@@ -1,5 +1,6 @@
 // The site of the two-edition fixture book: what a reader would look for on the pages.
 #include "site/site.hpp"
+#include "server/live_patch.hpp"
 
 #include <map>
 #include <optional>
@@ -332,11 +333,11 @@ TEST(Site, IncrementalUpdateWritesOnlyChangedPages) {
   SiteFiles next = a->files;
   next.generated["en/ch01.html"] += "<!-- changed -->";
   next.generated.erase("en/preface.html");
-  auto changed = update_site(a->files, next, out);
+  auto changed = server::update_site(a->files, next, out);
   EXPECT_EQ(changed, std::vector<std::string>{"en/ch01.html"});
   EXPECT_NE(test::read_file(out / "en" / "ch01.html").find("<!-- changed -->"), std::string::npos);
   EXPECT_FALSE(fs::exists(out / "en" / "preface.html"));
-  EXPECT_TRUE(update_site(next, next, out).empty());
+  EXPECT_TRUE(server::update_site(next, next, out).empty());
   fs::remove_all(out);
 }
 

@@ -12,7 +12,7 @@
 
 #include "doc/tree.hpp"
 
-namespace bb::site {
+namespace bb::search {
 
 // One searchable unit: a section of a chapter (the text from one heading to the next).
 struct SearchSection {
@@ -82,4 +82,4 @@ struct Token {
 // as the first of a bigram or as a run's last character).
 std::vector<Token> tokenize(std::string_view utf8);
 
-}  // namespace bb::site
+}  // namespace bb::search

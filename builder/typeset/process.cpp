@@ -1,6 +1,6 @@
 // fork/exec with a pipe for standard output, a poll loop for the timeout, and the child in its own
 // process group so that a timeout ends it with everything it started.
-#include "latex/process.hpp"
+#include "typeset/process.hpp"
 #include "inputs/inputs.hpp"
 
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 
 #include <cstdlib>
 
-namespace bb::latex {
+namespace bb::typeset {
 
 namespace fs = std::filesystem;
 
@@ -102,4 +102,4 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   return result;
 }
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

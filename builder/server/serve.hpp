@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "site/serve_request.hpp"
+#include "server/serve_request.hpp"
 
-namespace bb::site {
+namespace bb::server {
 
 struct ServerLimits {
   int backlog = 1024;                                   // listen(2) queue; the kernel caps it at somaxconn
@@ -40,7 +40,7 @@ class DevServer {
 
   // Tells open pages which pages changed ("*" for all); they reload if they are one of them.
   void reload(const std::vector<std::string>& pages);
-  // Hands the open copies of `page` the blocks that changed (site::block_patch), so that they update
+  // Hands the open copies of `page` the blocks that changed (block_patch), so that they update
   // without fetching the page again; precedes the reload of the other pages.
   void patch(const std::string& page, const std::string& patch);
   // Shows build errors over every open page (until the next successful rebuild).
@@ -62,4 +62,4 @@ class DevServer {
   std::atomic<std::size_t> streams_{0};
 };
 
-}  // namespace bb::site
+}  // namespace bb::server

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "diag/diagnostics.hpp"
-#include "latex/tex_log.hpp"
+#include "typeset/tex_log.hpp"
 #include "writers/latex.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 
 // Overfull boxes up to this much are invisible in print (a hair into the margin); beyond it a
 // reader sees text or a formula running into the margin.
@@ -27,4 +27,4 @@ int report_layout_problems(const TexLog& log, const std::vector<writers::SourceM
 std::vector<writers::SourceMark> read_srcmap(const std::filesystem::path& srcmap,
                                              const std::filesystem::path& book_root);
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

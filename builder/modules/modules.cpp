@@ -1,12 +1,12 @@
 // Loading the PDF, SVG, ZIP, XML and highlighting modules.
-#include "figures/modules.hpp"
+#include "modules/modules.hpp"
 
 #include <dlfcn.h>
 
 #include <cstdlib>
 #include <mutex>
 
-namespace bb::figures {
+namespace bb::modules {
 
 namespace {
 
@@ -53,4 +53,4 @@ void* module_symbol(Module module, const char* symbol, std::string& error) {
   return fn;
 }
 
-}  // namespace bb::figures
+}  // namespace bb::modules

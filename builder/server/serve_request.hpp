@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace bb::site {
+namespace bb::server {
 
 // The longest request head accepted (request line and headers); longer gets 431.
 inline constexpr std::size_t kMaxRequestHead = 16 * 1024;
@@ -74,4 +74,4 @@ HttpResponse respond_error(int status);
 
 std::string content_type(const std::filesystem::path& file);
 
-}  // namespace bb::site
+}  // namespace bb::server

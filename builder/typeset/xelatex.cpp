@@ -1,5 +1,5 @@
 // The XeLaTeX runner.
-#include "latex/xelatex.hpp"
+#include "typeset/xelatex.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -7,11 +7,11 @@
 #include <sstream>
 
 #include "diag/progress.hpp"
-#include "latex/book_tex.hpp"
-#include "latex/log_report.hpp"
-#include "latex/process.hpp"
+#include "typeset/book_tex.hpp"
+#include "typeset/log_report.hpp"
+#include "typeset/process.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 
 namespace fs = std::filesystem;
 
@@ -97,4 +97,4 @@ TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags) {
   return result;
 }
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "site/search_index.hpp"
+#include "search/search_index.hpp"
 
-namespace bb::site {
+namespace bb::search {
 
 // An index as build_search_index gives it.
 struct BuiltIndex {
@@ -36,4 +36,4 @@ std::optional<BuiltIndex> load_search_index(const std::filesystem::path& dir, co
 void store_search_index(const std::filesystem::path& dir, const std::string& edition, const std::string& key,
                         const BuiltIndex& index);
 
-}  // namespace bb::site
+}  // namespace bb::search

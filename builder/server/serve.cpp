@@ -1,7 +1,7 @@
 // The dev server's event loop: accepts, reads request heads, writes responses and event streams
 // without blocking, and drops what would hold resources forever (idle sockets, unfinished heads,
 // streams whose reader stopped reading).
-#include "site/serve.hpp"
+#include "server/serve.hpp"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -21,7 +21,7 @@
 #include <mutex>
 #include <unordered_map>
 
-namespace bb::site {
+namespace bb::server {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -389,4 +389,4 @@ void DevServer::failed(const std::string& diagnostics) {
   publish("failed", diagnostics);
 }
 
-}  // namespace bb::site
+}  // namespace bb::server

@@ -1,5 +1,5 @@
 // SVG figures for print, through the SVG module (builder/latex/svg_render.cpp) and the figure cache.
-#include "latex/svg.hpp"
+#include "typeset/svg.hpp"
 
 #include <unistd.h>
 
@@ -9,18 +9,18 @@
 
 #include "figures/figures.hpp"
 #include "figures/memo.hpp"
-#include "figures/modules.hpp"
 #include "figures/pdf_render.h"
+#include "modules/modules.hpp"
 #include "text/digest.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 
 namespace fs = std::filesystem;
 
 std::string svg_to_pdf(const fs::path& svg, const fs::path& pdf) {
   std::string error;
   auto fn = reinterpret_cast<bookbuild_svg_to_pdf_fn>(
-      figures::module_symbol(figures::Module::Svg, "bookbuild_svg_to_pdf", error));
+      modules::module_symbol(modules::Module::Svg, "bookbuild_svg_to_pdf", error));
   if (!fn) return error;
   char message[512] = {};
   if (fn(svg.c_str(), pdf.c_str(), message, sizeof message) != 0) return message;
@@ -100,4 +100,4 @@ std::string svg_to_pdf_cached(const fs::path& svg, const fs::path& pdf, const fs
   return error;
 }
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

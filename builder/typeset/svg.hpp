@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace bb::latex {
+namespace bb::typeset {
 
 // Converts `svg` to a one-page PDF of the SVG's own size at `pdf`. Returns "" on success, else the
 // reason it failed (unreadable file, invalid SVG).
@@ -25,4 +25,4 @@ std::string svg_to_pdf_cached(const std::filesystem::path& svg, const std::files
 std::optional<std::filesystem::path> svg_pdf_entry(const std::filesystem::path& svg,
                                                    const std::filesystem::path& cache, std::string& error);
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

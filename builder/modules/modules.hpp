@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace bb::figures {
+namespace bb::modules {
 
 enum class Module { Pdf, Svg, Zip, Xml, Highlight };
 
@@ -20,4 +20,4 @@ void* module_symbol(Module module, const char* symbol, std::string& error);
 // The file the module is (or would be) loaded from: the override's value or the built module.
 std::string module_path(Module module);
 
-}  // namespace bb::figures
+}  // namespace bb::modules

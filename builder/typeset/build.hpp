@@ -9,10 +9,10 @@
 
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"
-#include "latex/book_tex.hpp"
 #include "output/staging.hpp"
+#include "typeset/book_tex.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 
 struct BuildOptions {
   std::filesystem::path out;  // the output root (<book>/build)
@@ -44,4 +44,4 @@ LatexBook commit_latex(StagedLatex& staged, const BuildOptions& options);
 std::optional<std::filesystem::path> build_pdf(const book::Book& book, const book::EditionBook& edition,
                                                const BuildOptions& options, Diagnostics& diags);
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "diag/diagnostics.hpp"
-#include "latex/tex_log.hpp"
+#include "typeset/tex_log.hpp"
 #include "writers/latex.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 
 struct TypesetOptions {
   std::filesystem::path dir;               // holds book.tex; xelatex runs here
@@ -44,4 +44,4 @@ TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags);
 void report_tex_errors(const TexLog& log, const std::vector<writers::SourceMark>& marks,
                        const std::filesystem::path& tex, Diagnostics& diags);
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

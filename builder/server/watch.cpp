@@ -1,5 +1,5 @@
 // inotify-based watcher.
-#include "site/watch.hpp"
+#include "server/watch.hpp"
 
 #include <poll.h>
 #include <sys/inotify.h>
@@ -10,7 +10,7 @@
 
 #include "diag/diagnostics.hpp"
 
-namespace bb::site {
+namespace bb::server {
 
 namespace fs = std::filesystem;
 
@@ -102,4 +102,4 @@ std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chro
   return changed;
 }
 
-}  // namespace bb::site
+}  // namespace bb::server

@@ -11,7 +11,7 @@
 #include "diag/diagnostics.hpp"
 #include "writers/latex.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 
 inline constexpr const char* kTexName = "book.tex";
 
@@ -56,4 +56,4 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& edit
                            const std::filesystem::path& dir, Diagnostics& diags,
                            const std::filesystem::path& figure_cache = {});
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

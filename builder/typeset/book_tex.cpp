@@ -1,5 +1,5 @@
 // Book assembly for LaTeX: link and image resolution for the writer, the template, the source map.
-#include "latex/book_tex.hpp"
+#include "typeset/book_tex.hpp"
 
 #include <sys/stat.h>
 
@@ -11,14 +11,14 @@
 #include "figures/memo.hpp"
 #include "figures/validate.hpp"
 #include "lang/language.hpp"
-#include "latex/process.hpp"
-#include "latex/svg.hpp"
 #include "output/staging.hpp"
 #include "text/lines.hpp"
+#include "typeset/process.hpp"
+#include "typeset/svg.hpp"
 #include "writers/escape.hpp"
 #include "writers/template.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 
 namespace fs = std::filesystem;
 
@@ -247,4 +247,4 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
   return {dir / kTexName, std::move(plan.marks), plan.figures};
 }
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

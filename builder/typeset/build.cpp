@@ -1,5 +1,5 @@
 // Staging and running the LaTeX path for one edition.
-#include "latex/build.hpp"
+#include "typeset/build.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "book/output_names.hpp"
-#include "latex/xelatex.hpp"
 #include "output/staging.hpp"
+#include "typeset/xelatex.hpp"
 
-namespace bb::latex {
+namespace bb::typeset {
 
 namespace fs = std::filesystem;
 
@@ -81,4 +81,4 @@ std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBoo
   return pdf;
 }
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace bb::latex {
+namespace bb::typeset {
 
 struct ProcessResult {
   int exit_code = -1;      // -1 when the program could not be started or was killed
@@ -28,4 +28,4 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
 // The full path of a program found in PATH, or nullopt.
 std::optional<std::filesystem::path> find_program(const std::string& name);
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

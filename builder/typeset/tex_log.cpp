@@ -1,10 +1,10 @@
 // XeLaTeX log parsing. The runner sets max_print_line high, so messages are not wrapped at 79
 // columns; the parser still joins the lines TeX prints after an error until the `l.NNN` line.
-#include "latex/tex_log.hpp"
+#include "typeset/tex_log.hpp"
 
 #include <regex>
 
-namespace bb::latex {
+namespace bb::typeset {
 
 namespace {
 
@@ -132,4 +132,4 @@ TexLog parse_tex_log(std::string_view text) {
   return log;
 }
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-namespace bb::site {
+namespace bb::server {
 
 class Watcher {
  public:
@@ -33,4 +33,4 @@ class Watcher {
   std::set<std::filesystem::path> skip_;
 };
 
-}  // namespace bb::site
+}  // namespace bb::server

@@ -1,5 +1,5 @@
 // Request heads, target paths, Range and static responses of the dev server (RFC 9110, RFC 9112).
-#include "site/serve_request.hpp"
+#include "server/serve_request.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-namespace bb::site {
+namespace bb::server {
 
 namespace fs = std::filesystem;
 
@@ -377,4 +377,4 @@ HttpResponse respond_static(const fs::path& root, const HttpRequest& request) {
   return res;
 }
 
-}  // namespace bb::site
+}  // namespace bb::server

@@ -1,6 +1,6 @@
 // The site's search index: tokeniser (shared rule with website/search.js), sections of a chapter,
 // and the files of one edition's index (docs.json, postings shards, text chunks; docs/search.md).
-#include "site/search_index.hpp"
+#include "search/search_index.hpp"
 
 #include <unicode/bytestream.h>
 #include <unicode/locid.h>
@@ -23,7 +23,7 @@
 #include "text/escape.hpp"
 #include "text/unicode.hpp"
 
-namespace bb::site {
+namespace bb::search {
 
 namespace fs = std::filesystem;
 
@@ -877,4 +877,4 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
   return stats;
 }
 
-}  // namespace bb::site
+}  // namespace bb::search

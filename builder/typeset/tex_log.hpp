@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace bb::latex {
+namespace bb::typeset {
 
 struct TexError {
   std::string file;     // as TeX printed it ("./book.tex", a package path), "" if unknown
@@ -44,4 +44,4 @@ struct TexLog {
 // classic `! message` form is understood too.
 TexLog parse_tex_log(std::string_view log);
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

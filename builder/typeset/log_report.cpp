@@ -1,11 +1,11 @@
 // TeX log findings (undefined references, overfull boxes) reported at manuscript lines.
-#include "latex/log_report.hpp"
+#include "typeset/log_report.hpp"
 
 #include <cstdio>
 #include <fstream>
 #include <string>
 
-namespace bb::latex {
+namespace bb::typeset {
 
 namespace fs = std::filesystem;
 
@@ -80,4 +80,4 @@ std::vector<writers::SourceMark> read_srcmap(const fs::path& srcmap, const fs::p
   return marks;
 }
 
-}  // namespace bb::latex
+}  // namespace bb::typeset

@@ -1,7 +1,7 @@
 // The search index cache (search_cache.hpp). One file per edition, <out>/.cache/search/<id>.idx:
 //   "bookbuild-search-cache 1\n" key "\n" sections index_bytes largest_query_bytes files "\n"
 //   then per file: name_size content_size "\n" name content
-#include "site/search_cache.hpp"
+#include "search/search_cache.hpp"
 
 #include <unicode/uversion.h>
 #include <zlib.h>
@@ -14,7 +14,7 @@
 #include "output/staging.hpp"
 #include "text/digest.hpp"
 
-namespace bb::site {
+namespace bb::search {
 
 namespace fs = std::filesystem;
 
@@ -128,4 +128,4 @@ void store_search_index(const fs::path& dir, const std::string& edition, const s
   }
 }
 
-}  // namespace bb::site
+}  // namespace bb::search
