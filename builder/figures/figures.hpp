@@ -11,6 +11,7 @@
 
 #include "diag/diagnostics.hpp"
 #include "figures/memo.hpp"
+#include "figures/svg_clean.hpp"
 
 namespace bb::figures {
 
@@ -25,6 +26,7 @@ struct Prepared {
 struct Request {
   std::filesystem::path source;  // absolute path of the image
   SourceLoc loc;                 // where the manuscript references it
+  std::filesystem::path root;    // the book's folder: what an SVG may refer to (svg_clean.hpp)
 };
 
 // Width in pixels of the PNG a PDF figure is rendered to.
@@ -38,7 +40,8 @@ class FigureCache {
 
   // Prepares one image. A missing file, a Git LFS pointer instead of the image, an unsupported format,
   // a file that is not what its extension says (empty, truncated: validate.hpp) or a PDF that cannot
-  // be rendered is an error reported at `loc`; the result is then nullopt.
+  // be rendered is an error reported at `loc`; the result is then nullopt. An SVG is cleaned
+  // (svg_clean.hpp): what was removed is a warning at `loc`, a refused SVG an error.
   // Thread-safe: cache entries are written to a temporary file and renamed into place.
   std::optional<Prepared> prepare(const Request& request, Diagnostics& diags) const;
 
@@ -49,8 +52,8 @@ class FigureCache {
                                                    const std::string& progress_label = {}) const;
 
  private:
-  std::optional<Prepared> prepare_uncached(const Request& request, const FileId& id,
-                                           std::string& error) const;
+  std::optional<Prepared> prepare_uncached(const Request& request, const FileId& id, std::string& error,
+                                           std::vector<SvgFinding>& findings) const;
   std::filesystem::path dir_;
 };
 

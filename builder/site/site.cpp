@@ -257,7 +257,7 @@ class Renderer {
       const std::string* asset = n.kind == Kind::Image ? n.attr("asset") : nullptr;
       if (!asset || image_src.count(*asset)) return;
       image_src[*asset];
-      requests.push_back({book_.config.root / *asset, n.loc});
+      requests.push_back({book_.config.root / *asset, n.loc, book_.config.root});
       assets.push_back(asset);
     });
     figures::FigureCache cache(opt_.figure_cache.empty() ? fs::temp_directory_path() / "bookbuild-figures"
