@@ -15,6 +15,7 @@
 #include "book/paths.hpp"
 #include "diag/parallel.hpp"
 #include "diag/progress.hpp"
+#include "epub/accessibility.hpp"
 #include "epub/addressing.hpp"
 #include "epub/package.hpp"
 #include "epub/zip.hpp"
@@ -160,12 +161,12 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
     doc::walk(roots[i], [&](const Node& n) {
       const std::string* asset = n.kind == Kind::Image ? n.attr("asset") : nullptr;
       if (!asset || !requested.insert(*asset).second) return;
-      requests.push_back({book.config.root / *asset, n.loc});
+      requests.push_back({book.config.root / *asset, n.loc, book.config.root});
       assets.push_back(*asset);
     });
   }
   fs::path cover = find_cover(book, options, eb.edition, folder, diags);
-  if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}});
+  if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}, book.config.root});
   figures::FigureCache cache(options.figure_cache);
   auto prepared = cache.prepare_all(requests, diags, "epub " + e.id);
 
@@ -285,6 +286,8 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
         {std::string(kPackageDir) + href, read_bytes(img.file), img.media_type == "image/svg+xml"});
   }
 
+  package.accessibility =
+      accessibility_metadata(accessibility_facts(roots, std::ranges::count(has_mathml, 1) > 0, diags));
   files[package_slot] = {std::string(kPackageDir) + "package.opf", package_document(package), true};
   files[nav_slot] = {std::string(kPackageDir) + "nav.xhtml", nav_document(nav), true};
   return files;
