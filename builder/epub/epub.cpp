@@ -161,13 +161,13 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
     doc::walk(roots[i], [&](const Node& n) {
       const std::string* asset = n.kind == Kind::Image ? n.attr("asset") : nullptr;
       if (!asset || !requested.insert(*asset).second) return;
-      requests.push_back({book.config.root / *asset, n.loc, book.config.root});
+      requests.push_back({book.config.root / *asset, n.loc});
       assets.push_back(*asset);
     });
   }
   fs::path cover = find_cover(book, options, eb.edition, folder, diags);
-  if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}, book.config.root});
-  figures::FigureCache cache(options.figure_cache);
+  if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}});
+  figures::FigureCache cache(options.figure_cache, book.config.root);
   auto prepared = cache.prepare_all(requests, diags, "epub " + e.id);
 
   std::set<std::string> used;

@@ -26,7 +26,6 @@ struct Prepared {
 struct Request {
   std::filesystem::path source;  // absolute path of the image
   SourceLoc loc;                 // where the manuscript references it
-  std::filesystem::path root;    // the book's folder: what an SVG may refer to (svg_clean.hpp)
 };
 
 // Width in pixels of the PNG a PDF figure is rendered to.
@@ -34,7 +33,10 @@ inline constexpr int kRenderWidth = 1400;
 
 class FigureCache {
  public:
-  explicit FigureCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  // `root` is the book's folder: what an SVG figure may refer to (svg_clean.hpp); empty for the
+  // SVG's own folder.
+  explicit FigureCache(std::filesystem::path dir, std::filesystem::path root = {})
+      : dir_(std::move(dir)), root_(std::move(root)) {}
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
 
@@ -55,6 +57,7 @@ class FigureCache {
   std::optional<Prepared> prepare_uncached(const Request& request, const FileId& id, std::string& error,
                                            std::vector<SvgFinding>& findings) const;
   std::filesystem::path dir_;
+  std::filesystem::path root_;
 };
 
 // The media type of an image file by its extension ("" when the format is not one outputs accept).
