@@ -30,6 +30,8 @@ if ((!fast)); then
   scripts/install-deps.sh --test
   # Browser tests: playwright-core from the lock file (Debian's chromium is the browser; no download).
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+  # Ace by DAISY for the EPUB accessibility tests (tests/ace), likewise with Debian's chromium.
+  (cd tests/ace && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 step "format"

@@ -45,8 +45,10 @@ class EpubChecker {
     std::string package_path = container();
     if (package_path.empty()) return;
     package(package_path);
-    for (const auto& [path, type] : manifest_)
+    for (const auto& [path, type] : manifest_) {
       if (type == "application/xhtml+xml") xhtml(path);
+      if (type == "image/svg+xml") svg(path);
+    }
     links();
     for (const auto& e : zip->entries()) {
       if (e.name == "mimetype" || e.name.starts_with("META-INF/") || e.name == package_path ||
@@ -135,7 +137,6 @@ class EpubChecker {
     }
     std::string unique_id = root.attr("unique-identifier");
     std::set<std::string> ids;
-    std::map<std::string, std::string> properties;
     bool identifier = false, title = false, language = false, modified = false, nav = false;
     bool has_manifest = false, has_spine = false;
     std::vector<std::pair<std::string, int>> spine;
@@ -162,7 +163,7 @@ class EpubChecker {
         manifest_[path] = type;
         std::string props = n.attr("properties");
         if ((" " + props + " ").find(" nav ") != std::string::npos) nav = true;
-        properties[path] = props;
+        properties_[path] = props;
       }
       if (name == "itemref") spine.emplace_back(n.attr("idref"), line);
     }
@@ -197,6 +198,28 @@ class EpubChecker {
         std::string url = n.attr(a);
         bool resource = std::string_view(a) == "src" || n.name == "link";
         refs_.push_back({entry, n.line, url, resource});
+      }
+    }
+  }
+
+  // An SVG entry: scripts need the `scripted` property (which bookbuild never writes: its figures are
+  // cleaned, figures/svg_clean.hpp), and what it references must be inside the container.
+  void svg(const std::string& entry) {
+    auto doc = parse(entry);
+    if (!doc) return;
+    bool scripted = (" " + properties_[entry] + " ").find(" scripted ") != std::string::npos;
+    for (const XmlElement& n : doc->elements) {
+      bool script = n.name == "script";
+      for (const auto& a : n.attributes)
+        if (a.ns.empty() && a.name.size() > 2 && a.name.starts_with("on")) script = true;
+      if (script && !scripted)
+        diags_.error(at(entry, n.line), "the SVG holds a script (<" + n.name +
+                                            ">) but its manifest item lacks the `scripted` property");
+      for (const auto& a : n.attributes) {
+        if (a.name != "href" || a.value.empty() || a.value.starts_with("#") || a.value.starts_with("data:"))
+          continue;
+        bool resource = n.name == "image" || n.name == "use" || n.name == "feImage";
+        refs_.push_back({entry, n.line, a.value, resource});
       }
     }
   }
@@ -243,7 +266,8 @@ class EpubChecker {
   fs::path name_;
   Diagnostics& diags_;
   const epub::ZipReader* zip_ = nullptr;
-  std::map<std::string, std::string> manifest_;  // archive path → media type
+  std::map<std::string, std::string> manifest_;    // archive path → media type
+  std::map<std::string, std::string> properties_;  // archive path → manifest properties
   std::map<std::string, std::set<std::string>> ids_;
   std::vector<Ref> refs_;
 };

@@ -1,6 +1,7 @@
 // `bookbuild check epub`: opens an EPUB and checks what reading systems rely on, without Java:
 // the container rules, well-formed XHTML (libxml2), a manifest that matches the archive, and links
-// (`href#fragment`, `src`) that resolve inside it.
+// (`href#fragment`, `src`) that resolve inside it, and SVG entries (scripts declared, references inside
+// the container).
 #pragma once
 
 #include <filesystem>

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "check/epub_check.hpp"
+#include "check/epubcheck.hpp"
 #include "check/numbers_check.hpp"
 #include "check/numbers_suggest.hpp"
 #include "check/pdf_check.hpp"
@@ -34,6 +35,7 @@ struct CheckOptions {
   std::string format = "text";
   std::string output;
   std::vector<std::string> epubs;  // check epub: these files (default: every <out>/epub/*.epub)
+  bool no_epubcheck = false;       // check epub: bookbuild's own checks only
 };
 
 // Counts of what the front end recognised, per chapter: a quick way to see that a manuscript was
@@ -106,7 +108,7 @@ void suggest(const book::Book& book, bool apply, Diagnostics& diags, const std::
 }
 
 // `check epub`: the given files, or every EPUB the last `bookbuild epub` wrote.
-int check_epubs(const Context& ctx, std::vector<std::string> files) {
+int check_epubs(const Context& ctx, std::vector<std::string> files, bool use_epubcheck) {
   namespace fs = std::filesystem;
   if (files.empty()) {
     std::error_code ec;
@@ -119,11 +121,16 @@ int check_epubs(const Context& ctx, std::vector<std::string> files) {
     return 2;
   }
   Diagnostics diags;
-  for (const auto& f : files) check::check_epub(f, diags);
+  auto epubcheck = use_epubcheck ? check::epubcheck_command() : std::nullopt;
+  for (const auto& f : files) {
+    check::check_epub(f, diags);
+    if (epubcheck) check::run_epubcheck(*epubcheck, f, diags);
+  }
   diags.print(std::cerr);
   diags.print_summary(std::cerr);
   if (!diags.has_errors() && !ctx.global.quiet)
-    std::cerr << "check epub: " << files.size() << " EPUB(s), no problems found\n";
+    std::cerr << "check epub: " << files.size() << " EPUB(s), no problems found"
+              << (epubcheck ? " (with epubcheck)" : " (epubcheck not run)") << '\n';
   return diags.has_errors() ? 1 : 0;
 }
 
@@ -139,6 +146,8 @@ void define_check_command(CLI::App* sub, Context& ctx) {
   sub->add_option("--file", opt->epubs,
                   "check epub: the EPUB to check (repeatable; default: <out>/epub/*.epub)")
       ->type_name("FILE");
+  sub->add_flag("--no-epubcheck", opt->no_epubcheck,
+                "check epub: do not run epubcheck, only bookbuild's own checks (run where it is installed)");
   add_edition_option(sub, opt->editions);
   sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
   sub->add_flag("--strict", opt->strict,
@@ -155,7 +164,7 @@ void define_check_command(CLI::App* sub, Context& ctx) {
   sub->callback([&ctx, opt] {
     inputs::stop();  // no record is kept of this command
     if (opt->what == "epub") {
-      ctx.exit_code = check_epubs(ctx, opt->epubs);
+      ctx.exit_code = check_epubs(ctx, opt->epubs, !opt->no_epubcheck);
       return;
     }
     BookSession s("check");

@@ -15,6 +15,7 @@
 #include "book/paths.hpp"
 #include "diag/parallel.hpp"
 #include "diag/progress.hpp"
+#include "epub/accessibility.hpp"
 #include "epub/addressing.hpp"
 #include "epub/package.hpp"
 #include "epub/zip.hpp"
@@ -166,7 +167,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   }
   fs::path cover = find_cover(book, options, eb.edition, folder, diags);
   if (!cover.empty()) requests.push_back({cover.lexically_normal(), {cover, 0, 0}});
-  figures::FigureCache cache(options.figure_cache);
+  figures::FigureCache cache(options.figure_cache, book.config.root);
   auto prepared = cache.prepare_all(requests, diags, "epub " + e.id);
 
   std::set<std::string> used;
@@ -285,6 +286,8 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
         {std::string(kPackageDir) + href, read_bytes(img.file), img.media_type == "image/svg+xml"});
   }
 
+  package.accessibility =
+      accessibility_metadata(accessibility_facts(roots, std::ranges::count(has_mathml, 1) > 0, diags));
   files[package_slot] = {std::string(kPackageDir) + "package.opf", package_document(package), true};
   files[nav_slot] = {std::string(kPackageDir) + "nav.xhtml", nav_document(nav), true};
   return files;

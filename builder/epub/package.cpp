@@ -81,6 +81,7 @@ std::string package_document(const PackageDocument& p) {
                                  {"rights", rights},
                                  {"modified", format_modified(m.modified)},
                                  {"cover_meta", cover_meta},
+                                 {"accessibility", p.accessibility},
                                  {"manifest", manifest},
                                  {"spine", spine}},
                                 "epub/package.opf");

@@ -30,6 +30,7 @@ struct PackageDocument {
   std::vector<ManifestItem> manifest;
   std::vector<std::string> spine;  // manifest ids in reading order
   std::string cover_image_id;      // manifest id of the cover image, or ""
+  std::string accessibility;       // metadata lines (epub/accessibility.hpp)
 };
 
 // One entry of the navigation document: a label and where it points; nested entries below it.

@@ -70,6 +70,15 @@ std::string render_pdf(const std::string& pdf, const fs::path& png, int width) {
   return {};
 }
 
+void report(const Request& request, const std::vector<SvgFinding>& findings, Diagnostics& diags) {
+  for (const auto& f : findings) {
+    if (f.error)
+      diags.error(request.loc, svg_finding_text(request.source, f));
+    else
+      diags.warning(request.loc, svg_finding_text(request.source, f));
+  }
+}
+
 }  // namespace
 
 std::string media_type_of(const fs::path& file) {
@@ -86,7 +95,8 @@ bool is_lfs_pointer(std::string_view head) {
 }
 
 std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, const FileId& id,
-                                                      std::string& error) const {
+                                                      std::string& error,
+                                                      std::vector<SvgFinding>& findings) const {
   const fs::path& src = request.source;
   std::error_code ec;
   std::string ext = lower_extension(src);
@@ -117,6 +127,11 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, co
       return std::nullopt;
     }
     memo.put(src, Memo::kValid, id, "");
+  }
+  if (ext == ".svg") {
+    auto shipped = cleaned_svg_file(src, root_, dir_, findings);
+    if (!shipped) return std::nullopt;
+    return Prepared{src, *shipped, media_type_of(src), ext};
   }
   if (!pdf) return Prepared{src, src, media_type_of(src), ext};
 
@@ -158,6 +173,7 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
     FileId id;
     std::optional<Prepared> result;
     std::string error;
+    std::vector<SvgFinding> findings;
   };
   static std::mutex mutex;
   // Keyed by the two paths' bytes (NUL cannot occur in a path): fs::path compares component by
@@ -175,15 +191,18 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
       std::error_code gone;
       if (!hit.result || hit.result->file == src || fs::is_regular_file(hit.result->file, gone)) {
         if (!hit.error.empty()) diags.error(request.loc, hit.error);
+        report(request, hit.findings, diags);
         return hit.result;
       }
     }
   }
   std::string error;
-  auto result = prepare_uncached(request, *id, error);
+  std::vector<SvgFinding> findings;
+  auto result = prepare_uncached(request, *id, error, findings);
   if (!error.empty()) diags.error(request.loc, error);
+  report(request, findings, diags);
   std::lock_guard lock(mutex);
-  memo[std::move(key)] = Seen{*id, result, error};
+  memo[std::move(key)] = Seen{*id, result, error, std::move(findings)};
   return result;
 }
 

@@ -11,6 +11,7 @@
 
 #include "diag/diagnostics.hpp"
 #include "figures/memo.hpp"
+#include "figures/svg_clean.hpp"
 
 namespace bb::figures {
 
@@ -32,13 +33,17 @@ inline constexpr int kRenderWidth = 1400;
 
 class FigureCache {
  public:
-  explicit FigureCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  // `root` is the book's folder: what an SVG figure may refer to (svg_clean.hpp); empty for the
+  // SVG's own folder.
+  explicit FigureCache(std::filesystem::path dir, std::filesystem::path root = {})
+      : dir_(std::move(dir)), root_(std::move(root)) {}
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
 
   // Prepares one image. A missing file, a Git LFS pointer instead of the image, an unsupported format,
   // a file that is not what its extension says (empty, truncated: validate.hpp) or a PDF that cannot
-  // be rendered is an error reported at `loc`; the result is then nullopt.
+  // be rendered is an error reported at `loc`; the result is then nullopt. An SVG is cleaned
+  // (svg_clean.hpp): what was removed is a warning at `loc`, a refused SVG an error.
   // Thread-safe: cache entries are written to a temporary file and renamed into place.
   std::optional<Prepared> prepare(const Request& request, Diagnostics& diags) const;
 
@@ -49,9 +54,10 @@ class FigureCache {
                                                    const std::string& progress_label = {}) const;
 
  private:
-  std::optional<Prepared> prepare_uncached(const Request& request, const FileId& id,
-                                           std::string& error) const;
+  std::optional<Prepared> prepare_uncached(const Request& request, const FileId& id, std::string& error,
+                                           std::vector<SvgFinding>& findings) const;
   std::filesystem::path dir_;
+  std::filesystem::path root_;
 };
 
 // The media type of an image file by its extension ("" when the format is not one outputs accept).

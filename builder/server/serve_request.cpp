@@ -1,5 +1,6 @@
 // Request heads, target paths, Range and static responses of the dev server (RFC 9110, RFC 9112).
 #include "server/serve_request.hpp"
+#include "site/csp.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -371,7 +372,8 @@ HttpResponse respond_static(const fs::path& root, const HttpRequest& request) {
   res.head = status_line(res.status) + "Content-Type: " + type +
              "\r\nContent-Length: " + std::to_string(res.length) + "\r\n" + extra +
              "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n" +
-             (res.close ? "Connection: close\r\n" : "") + "\r\n";
+             content_security_policy_header(type, *body) + (res.close ? "Connection: close\r\n" : "") +
+             "\r\n";
   res.body = std::move(body);
   if (head_only) res.length = 0;
   return res;

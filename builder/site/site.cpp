@@ -261,8 +261,9 @@ class Renderer {
       requests.push_back({book_.config.root / *asset, n.loc});
       assets.push_back(asset);
     });
-    figures::FigureCache cache(opt_.figure_cache.empty() ? fs::temp_directory_path() / "bookbuild-figures"
-                                                         : opt_.figure_cache);
+    figures::FigureCache cache(
+        opt_.figure_cache.empty() ? fs::temp_directory_path() / "bookbuild-figures" : opt_.figure_cache,
+        book_.config.root);
     auto prepared = cache.prepare_all(requests, diags_);
     for (std::size_t k = 0; k < assets.size(); ++k) {
       if (!prepared[k]) continue;

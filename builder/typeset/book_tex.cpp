@@ -9,6 +9,7 @@
 
 #include "diag/progress.hpp"
 #include "figures/memo.hpp"
+#include "figures/svg_clean.hpp"
 #include "figures/validate.hpp"
 #include "lang/language.hpp"
 #include "output/staging.hpp"
@@ -90,10 +91,14 @@ class FigureSet {
     if (ext == ".svg") {
       name += ".pdf";
       std::string err;
+      // Cleaned as for every output (figures/svg_clean.hpp); librsvg converts what is shipped.
+      auto svg =
+          figures::cleaned_svg_file(src, root, cache_.empty() ? convert_dir_ : cache_, image.loc, diags_);
+      if (!svg) return result;
       if (cache_.empty()) {
         fs::create_directories(convert_dir_ / "figures");
-        err = svg_to_pdf(src, convert_dir_ / name);
-      } else if (auto entry = svg_pdf_entry(src, cache_, err)) {
+        err = svg_to_pdf(*svg, convert_dir_ / name);
+      } else if (auto entry = svg_pdf_entry(*svg, cache_, err)) {
         links_.emplace_back(name, std::move(*entry));
       }
       if (!err.empty()) {

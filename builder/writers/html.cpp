@@ -172,7 +172,9 @@ class HtmlWriter {
   }
 
   void table(const Node& n) {
-    out_ += "<div class=\"table-wrap\"><table";
+    // In the EPUB the wrapper scrolls a wide table sideways: focusable, so that a keyboard can scroll it.
+    out_ +=
+        opt_.xhtml ? "<div class=\"table-wrap\" tabindex=\"0\"><table" : "<div class=\"table-wrap\"><table";
     id_attr(n);
     out_ += ">\n";
     if (!n.caption().empty()) {
@@ -415,14 +417,14 @@ class HtmlWriter {
   void footnotes() {
     if (order_.empty()) return;
     out_ += "<section class=\"footnotes\"";
-    if (opt_.xhtml) out_ += " epub:type=\"footnotes\"";
+    if (opt_.xhtml) out_ += " epub:type=\"endnotes\"";
     out_ += " role=\"doc-endnotes\">\n" + void_tag("hr") + "\n<ol>\n";
     for (const auto& key : order_) {
       std::string id = escape_xml(sanitize_id(key));
       out_ += "<li id=\"fn-" + id + "\"";
       // No role on the item: DPUB-ARIA 1.1 deprecates doc-endnote (a list item inside doc-endnotes says
-      // the same), and axe/Lighthouse report it.
-      if (opt_.xhtml) out_ += " epub:type=\"footnote\"";
+      // the same), and axe/Lighthouse report it. No epub:type either: `footnote` asks for the role
+      // doc-footnote, which a list item may not take (Ace: epub-type-has-matching-role).
       out_ += ">";
       auto it = defs_.find(key);
       std::string backlinks;

@@ -27,6 +27,26 @@ try {
     await ctx.close();
   });
 
+  await test("pages satisfy the server's Content-Security-Policy", async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const violations = [];
+    page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) violations.push(m.text()); });
+    await ctx.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => console.error(`Content Security Policy: ${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const res = await page.goto(server.url + "ch01.html");
+    assert(/script-src 'self'/.test(res.headers()["content-security-policy"] || ""), "the page is served with a CSP");
+    await page.click(".theme-toggle");
+    await page.fill(".search-input", "the");
+    await page.waitForTimeout(500);
+    await page.goto(server.url + "en/ch01.html");
+    await page.goto(server.url + "no-such-page.html");
+    await page.waitForTimeout(300);
+    assert(violations.length === 0, `CSP violations: ${violations.join(" | ")}`);
+    await ctx.close();
+  });
+
   await test("dark mode toggles, persists and never flashes on load", async () => {
     const ctx = await browser.newContext({ colorScheme: "light" });
     // Before any page script: remember the theme of the very first animation frame (before first paint).
