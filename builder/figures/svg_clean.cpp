@@ -11,10 +11,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "figures/modules.hpp"
 #include "figures/svg_clean_module.h"
 #include "figures/validate.hpp"
 #include "inputs/inputs.hpp"
+#include "modules/modules.hpp"
 #include "text/digest.hpp"
 
 namespace bb::figures {
@@ -264,8 +264,8 @@ std::string svg_finding_text(const fs::path& file, const SvgFinding& f) {
 
 CleanedSvg clean_svg(const std::string& data, const fs::path& file, const fs::path& root) {
   std::string load_error;
-  auto clean =
-      reinterpret_cast<bookbuild_svg_clean_fn>(module_symbol(Module::Xml, "bookbuild_svg_clean", load_error));
+  auto clean = reinterpret_cast<bookbuild_svg_clean_fn>(
+      modules::module_symbol(modules::Module::Xml, "bookbuild_svg_clean", load_error));
   if (!clean) throw FatalError(load_error);
   Run run{Policy(file, root), {}};
   auto node = [](void* c, const char* name, const char* ns, long line) {
