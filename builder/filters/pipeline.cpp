@@ -7,6 +7,7 @@
 #include <set>
 
 #include "diag/parallel.hpp"
+#include "filters/charts.hpp"
 #include "filters/crossref.hpp"
 #include "filters/links.hpp"
 #include "filters/math_check.hpp"
@@ -38,6 +39,10 @@ void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const Cross
   {
     Diagnostics::Scope scope(diags, "links");
     resolve_links(ch, links, diags);
+  }
+  {
+    Diagnostics::Scope scope(diags, "numbers");
+    resolve_charts(ch, eb.edition, options.evaluate, links.config.root, diags);
   }
   {
     Diagnostics::Scope scope(diags, "numbers");

@@ -1,5 +1,6 @@
 // Book assembly for LaTeX: link and image resolution for the writer, the template, the source map.
 #include "latex/book_tex.hpp"
+#include "figures/figures.hpp"
 
 #include <sys/stat.h>
 
@@ -63,6 +64,17 @@ class FigureSet {
     }
     if (!asset) return "";  // refused by the resolver, which reported why
     fs::path src = root / *asset;
+    if (const std::string* chart = image.attr("chart-svg")) {
+      // A drawn chart: printed from its SVG, stored in the cache under its bytes.
+      std::string err;
+      auto stored = figures::store_generated(cache_.empty() ? convert_dir_ / "charts" : cache_,
+                                             {src, image.loc, chart}, err);
+      if (!stored) {
+        diags_.error(image.loc, err);
+        return "";
+      }
+      src = stored->file;
+    }
     if (auto it = done_.find(src.native()); it != done_.end()) return it->second;
     std::string& result = done_[src.native()];
     const auto id = figures::identify(src);
