@@ -39,13 +39,17 @@ void draw_bar(Canvas& c) {
   std::vector<std::vector<double>> v(s.series.size());
   Range r;
   r.add(0);
+  bool shaped = true;
   for (std::size_t k = 0; k < s.series.size(); ++k) {
-    if (s.series[k].y.size() != s.categories.size())
+    if (s.series[k].y.size() != s.categories.size()) {
       c.error(s.series[k].loc, "series has " + std::to_string(s.series[k].y.size()) + " values for " +
                                    std::to_string(s.categories.size()) + " categories");
+      shaped = false;
+    }
     for (const auto& x : s.series[k].y) v[k].push_back(c.value(x));
   }
-  if (c.failed()) return;
+  // A value that could not be computed is drawn as 0, so that the layout's problems are reported too.
+  if (!shaped) return;
   for (std::size_t i = 0; i < s.categories.size(); ++i) {
     double sum = 0;
     for (auto& vals : v) {
