@@ -64,6 +64,7 @@ class FigureSet {
     }
     if (!asset) return "";  // refused by the resolver, which reported why
     fs::path src = root / *asset;
+    const fs::path named = src;  // a chart's file is its cache entry; its name stays the spec's
     if (const std::string* chart = image.attr("chart-svg")) {
       // A drawn chart: printed from its SVG, stored in the cache under its bytes.
       std::string err;
@@ -95,7 +96,7 @@ class FigureSet {
     }
     std::string ext = src.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    std::string stem = ascii_slug(src.stem().string());
+    std::string stem = ascii_slug(named.stem().string());
     char prefix[16];
     std::snprintf(prefix, sizeof prefix, "%03zu-", done_.size());
     std::string name = "figures/" + std::string(prefix) + (stem.empty() ? "figure" : stem);
