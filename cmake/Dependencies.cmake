@@ -72,6 +72,9 @@ pkg_check_modules(POPPLER_CPP REQUIRED IMPORTED_TARGET poppler-cpp)
 # SVG figures are converted to PDF for XeLaTeX with librsvg drawing on a cairo PDF surface.
 pkg_check_modules(RSVG REQUIRED IMPORTED_TARGET librsvg-2.0)
 pkg_check_modules(CAIRO_PDF REQUIRED IMPORTED_TARGET cairo-pdf)
+# Chart text is measured with FreeType in the fonts fontconfig finds (builder/charts/metrics.cpp).
+pkg_check_modules(FREETYPE REQUIRED IMPORTED_TARGET freetype2)
+pkg_check_modules(FONTCONFIG REQUIRED IMPORTED_TARGET fontconfig)
 # GNU Source-highlight: code blocks are highlighted at build time from its language definitions.
 pkg_check_modules(SOURCE_HIGHLIGHT REQUIRED IMPORTED_TARGET source-highlight)
 

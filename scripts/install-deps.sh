@@ -8,7 +8,7 @@ build_pkgs=(
   libcmark-gfm-dev libcmark-gfm-extensions-dev
   libxml2-dev libzip-dev zlib1g-dev libpoppler-cpp-dev libpugixml-dev
   libgtest-dev libgmock-dev
-  libtomlplusplus-dev nlohmann-json3-dev libcpp-httplib-dev libcli11-dev
+  libtomlplusplus-dev nlohmann-json3-dev libcpp-httplib-dev libcli11-dev libfreetype-dev libfontconfig-dev
   libicu-dev nettle-dev
   libsource-highlight-dev
   librsvg2-dev

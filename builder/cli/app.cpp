@@ -85,6 +85,8 @@ const Subcommand kSubcommands[] = {
      define_pdf_command},
     {"check", "Check the book: manuscripts parse, references resolve, numbers match", define_check_command},
     {"calc", "Resource-model calculations behind the book's numbers", define_calc_command},
+    {"chart", "Print one chart spec's SVG as an edition draws it (--edition E; default: the source)",
+     define_chart_command},
     {"init", "Create a new book (book.toml, a preface, a chapter, calculations/) in DIR",
      define_init_command},
     {"completion", "Print a shell completion script (bash or zsh)",

@@ -57,6 +57,7 @@ void define_latex_command(CLI::App* sub, Context& ctx);
 void define_pdf_command(CLI::App* sub, Context& ctx);
 void define_check_command(CLI::App* sub, Context& ctx);
 void define_calc_command(CLI::App* sub, Context& ctx);
+void define_chart_command(CLI::App* sub, Context& ctx);
 void define_init_command(CLI::App* sub, Context& ctx);
 void define_completion_command(CLI::App* sub);  // describes sub's parent, the whole app
 void define_manpage_command(CLI::App* sub);

@@ -161,7 +161,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
     doc::walk(roots[i], [&](const Node& n) {
       const std::string* asset = n.kind == Kind::Image ? n.attr("asset") : nullptr;
       if (!asset || !requested.insert(*asset).second) return;
-      requests.push_back({book.config.root / *asset, n.loc});
+      requests.push_back({book.config.root / *asset, n.loc, n.attr("chart-svg")});
       assets.push_back(*asset);
     });
   }

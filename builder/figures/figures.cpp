@@ -162,6 +162,12 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, co
 
 std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics& diags) const {
   const fs::path& src = request.source;
+  if (request.generated) {
+    std::string error;
+    auto stored = store_generated(dir_, request, error);
+    if (!error.empty()) diags.error(request.loc, error);
+    return stored;
+  }
   const std::optional<FileId> id = identify(src);
   if (!id) {
     diags.error(request.loc, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")");

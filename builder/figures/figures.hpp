@@ -26,7 +26,14 @@ struct Prepared {
 struct Request {
   std::filesystem::path source;  // absolute path of the image
   SourceLoc loc;                 // where the manuscript references it
+  // An image drawn by bookbuild (a chart's SVG): shipped from the cache under the hash of these
+  // bytes, named after `source` with the extension `.svg`.
+  const std::string* generated = nullptr;
 };
+
+// Stores a drawn SVG in the cache folder `dir` as <sha256>.svg (written once, aside and renamed).
+std::optional<Prepared> store_generated(const std::filesystem::path& dir, const Request& request,
+                                        std::string& error);
 
 // Width in pixels of the PNG a PDF figure is rendered to.
 inline constexpr int kRenderWidth = 1400;

@@ -8,6 +8,7 @@
 
 #include "diag/parallel.hpp"
 #include "filters/book_filters.hpp"
+#include "filters/charts.hpp"
 #include "filters/crossref.hpp"
 #include "filters/links.hpp"
 #include "filters/math_check.hpp"
@@ -46,6 +47,10 @@ void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const Cross
   {
     Diagnostics::Scope scope(diags, "links");
     resolve_links(ch, links, diags);
+  }
+  {
+    Diagnostics::Scope scope(diags, "numbers");
+    resolve_charts(ch, eb.edition, options.evaluate, links.config.root, diags);
   }
   {
     Diagnostics::Scope scope(diags, "numbers");

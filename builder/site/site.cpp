@@ -258,7 +258,7 @@ class Renderer {
       const std::string* asset = n.kind == Kind::Image ? n.attr("asset") : nullptr;
       if (!asset || image_src.count(*asset)) return;
       image_src[*asset];
-      requests.push_back({book_.config.root / *asset, n.loc});
+      requests.push_back({book_.config.root / *asset, n.loc, n.attr("chart-svg")});
       assets.push_back(asset);
     });
     figures::FigureCache cache(
@@ -270,6 +270,9 @@ class Renderer {
       fs::path rel = fs::path(*assets[k]).lexically_relative(e.folder);
       fs::path published =
           rel.empty() || *rel.begin() == ".." ? "files" / fs::path(*assets[k]) : fs::path(e.site_path) / rel;
+      // A chart is drawn in the edition's language: one shared spec gives each edition its own file.
+      if (requests[k].generated && (rel.empty() || *rel.begin() == ".."))
+        published = fs::path(e.site_path) / "charts" / fs::path(*assets[k]).filename();
       published.replace_extension(prepared[k]->extension);
       {
         std::lock_guard lock(files_mutex_);

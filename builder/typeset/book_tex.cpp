@@ -1,5 +1,6 @@
 // Book assembly for LaTeX: link and image resolution for the writer, the template, the source map.
 #include "typeset/book_tex.hpp"
+#include "figures/figures.hpp"
 
 #include <sys/stat.h>
 
@@ -64,6 +65,18 @@ class FigureSet {
     }
     if (!asset) return "";  // refused by the resolver, which reported why
     fs::path src = root / *asset;
+    const fs::path named = src;  // a chart's file is its cache entry; its name stays the spec's
+    if (const std::string* chart = image.attr("chart-svg")) {
+      // A drawn chart: printed from its SVG, stored in the cache under its bytes.
+      std::string err;
+      auto stored = figures::store_generated(cache_.empty() ? convert_dir_ / "charts" : cache_,
+                                             {src, image.loc, chart}, err);
+      if (!stored) {
+        diags_.error(image.loc, err);
+        return "";
+      }
+      src = stored->file;
+    }
     if (auto it = done_.find(src.native()); it != done_.end()) return it->second;
     std::string& result = done_[src.native()];
     const auto id = figures::identify(src);
@@ -84,7 +97,7 @@ class FigureSet {
     }
     std::string ext = src.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    std::string stem = ascii_slug(src.stem().string());
+    std::string stem = ascii_slug(named.stem().string());
     char prefix[16];
     std::snprintf(prefix, sizeof prefix, "%03zu-", done_.size());
     std::string name = "figures/" + std::string(prefix) + (stem.empty() ? "figure" : stem);

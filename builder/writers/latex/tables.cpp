@@ -69,6 +69,8 @@ CellMeasure measure(const std::vector<Node>& inlines) {
 }  // namespace
 
 void LatexWriter::table(const Node& n) {
+  // A chart's data table is for readers of the screen outputs who do not see the chart; print has the chart.
+  if (n.has_class("chart-data")) return;
   std::size_t cols = 0;
   for (const auto& row : n.children) cols = std::max(cols, row.children.size());
   if (cols == 0) return;

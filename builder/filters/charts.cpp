@@ -1,0 +1,121 @@
+// Chart figures (charts.hpp): the spec read, drawn through the calc evaluator in the edition's
+// locale, and its data table placed after the figure.
+#include "filters/charts.hpp"
+
+namespace bb::filters {
+
+using doc::Kind;
+using doc::Node;
+namespace fs = std::filesystem;
+
+bool is_chart_spec(std::string_view path) {
+  return path.ends_with(".chart.toml");
+}
+
+charts::Environment chart_environment(const book::Edition& edition, const Evaluator* evaluate) {
+  charts::Environment env;
+  env.edition = edition.id;
+  env.lang = edition.lang;
+  env.evaluate = [evaluate](const std::string& expr) -> double {
+    if (!evaluate) throw std::runtime_error("this book has no calculations/ folder");
+    return static_cast<double>((*evaluate)(expr).value());
+  };
+  env.format = [&edition](double v, const std::string& spec) {
+    std::string error;
+    auto f = parse_format(spec, error);
+    if (!f) throw std::runtime_error(error);
+    Number n;
+    n.is_integer = false;
+    n.real = v;
+    return format_number(n, *f, edition.numbers, edition.lang);
+  };
+  return env;
+}
+
+std::optional<charts::Chart> draw_chart(const fs::path& spec, const book::Edition& edition,
+                                        const Evaluator* evaluate, Diagnostics& diags) {
+  auto s = charts::read_spec(spec, diags);
+  if (!s) return std::nullopt;
+  return charts::draw(*s, chart_environment(edition, evaluate), diags);
+}
+
+namespace {
+
+Node cell(const std::string& text, const SourceLoc& loc) {
+  Node c(Kind::TableCell, loc);
+  Node t(Kind::Text, loc);
+  t.text = text;
+  c.children.push_back(std::move(t));
+  return c;
+}
+
+Node data_table(const charts::DataTable& data, const SourceLoc& loc) {
+  Node t(Kind::Table, loc);
+  t.extra().classes.emplace_back("chart-data");
+  for (std::size_t i = 0; i < data.header.size(); ++i)
+    t.rare().aligns.push_back(i == 0 ? doc::Align::Left : doc::Align::Right);
+  Node head(Kind::TableRow, loc);
+  head.extra().classes.emplace_back("header");
+  for (const auto& h : data.header) head.children.push_back(cell(h, loc));
+  t.children.push_back(std::move(head));
+  for (const auto& row : data.rows) {
+    Node r(Kind::TableRow, loc);
+    for (std::size_t i = 0; i < data.header.size(); ++i)
+      r.children.push_back(cell(i < row.size() ? row[i] : "", loc));
+    t.children.push_back(std::move(r));
+  }
+  return t;
+}
+
+class ChartResolver {
+ public:
+  ChartResolver(const book::Edition& e, const Evaluator* ev, const fs::path& root, Diagnostics& d)
+      : env_(chart_environment(e, ev)), root_(root), diags_(d) {}
+
+  // Blocks in `v`: a figure with a chart gets its table after it.
+  void blocks(std::vector<Node>& v) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      for (auto& c : v[i].children)
+        if (c.is_block()) {
+          blocks(v[i].children);
+          break;
+        }
+      if (v[i].kind != Kind::Figure && v[i].kind != Kind::Paragraph) continue;
+      for (auto& img : v[i].children) {
+        if (img.kind != Kind::Image) continue;
+        auto table = draw(img);
+        if (table && !table->header.empty()) {
+          v.insert(v.begin() + static_cast<std::ptrdiff_t>(i) + 1, data_table(*table, img.loc));
+          ++i;
+          break;
+        }
+      }
+    }
+  }
+
+ private:
+  std::optional<charts::DataTable> draw(Node& img) {
+    const std::string* asset = img.attr("asset");
+    if (!asset || !is_chart_spec(*asset)) return std::nullopt;
+    const fs::path file = root_ / *asset;
+    auto spec = charts::read_spec(file, diags_);
+    if (!spec) return std::nullopt;
+    auto chart = charts::draw(*spec, env_, diags_);
+    if (!chart) return std::nullopt;
+    img.set_attr("chart-svg", std::move(chart->svg));
+    return std::move(chart->table);
+  }
+
+  charts::Environment env_;
+  const fs::path& root_;
+  Diagnostics& diags_;
+};
+
+}  // namespace
+
+void resolve_charts(book::Chapter& chapter, const book::Edition& edition, const Evaluator* evaluate,
+                    const fs::path& root, Diagnostics& diags) {
+  ChartResolver(edition, evaluate, root, diags).blocks(chapter.root.children);
+}
+
+}  // namespace bb::filters
