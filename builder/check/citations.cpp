@@ -36,7 +36,7 @@ bool compatible(Dim typed, Dim field) {
 
 bool fits(const TypedNumber& n, const ResultField& f) {
   if (!compatible(n.dim, f.dim)) return false;
-  const double tolerance = n.half_step * (n.approximate ? 2 : 1) + 1e-9 * std::fabs(f.value);
+  const double tolerance = n.half_step + 1e-9 * std::fabs(f.value);
   if (std::fabs(n.value - f.value) <= tolerance) return true;
   // A percentage stored as percent points ("utilization_percent": 35).
   const bool points =
