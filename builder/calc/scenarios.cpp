@@ -12,6 +12,7 @@
 #include "calc/command.hpp"
 #include "calc/error.hpp"
 #include "calc/formula.hpp"
+#include "calc/scenario_file.hpp"
 
 namespace bb::calc {
 namespace {
@@ -49,11 +50,14 @@ void locate(const std::string& text, Scenario& s) {
 
 std::vector<Scenario> load_scenarios(const Data& data) {
   const auto path = data.root() / "scenarios" / "book.json";
-  Json doc = read_json_file(path);
   std::ifstream raw_in(path, std::ios::binary);
   std::stringstream raw;
   raw << raw_in.rdbuf();
   const std::string text = raw.str();
+  // The real book's forms (scenario_file.hpp) name no command of this library: none to run.
+  if (is_lfs_pointer(text)) return {};
+  Json doc = read_json_file(path);
+  if (is_topic_form(doc)) return {};
   const std::string where = "scenarios/book.json";
   if (!doc.is_object() || doc.value("schema_version", 0) != 1 || !doc.contains("scenarios") ||
       !doc["scenarios"].is_array())

@@ -296,7 +296,8 @@ std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, co
   return audit_chapter(chapter, edition, words).unbound;
 }
 
-NumbersCheck::NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags) : strict_(strict) {
+NumbersCheck::NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags)
+    : strict_(strict), result_files_(book.config.root, book.config.calculations) {
   Diagnostics::Scope scope(diags, "numbers");
   words_ = load_audit_words(book.config.calculations, diags);
 }
@@ -307,6 +308,7 @@ void NumbersCheck::add_edition(const book::EditionBook& eb, Diagnostics& diags) 
     scenario_links(ch.root, links_);
     numbered_[{eb.edition.id, ch.key}] = numbered_elements(ch.root);
     auto audit = audit_chapter(ch, eb.edition, words_);
+    check_citations(ch, eb.edition, result_files_, report_.citations, diags);
     for (const auto& u : audit.unbound) {
       if (strict_)
         diags.error(u.loc, "number with a unit `" + u.text + "` is neither computed nor bound to a result");
@@ -406,6 +408,7 @@ std::string numbers_report_json(const book::Book& book, const filters::Resolutio
                   {"errors", errors.size()}};
   j["bindings"] = bindings;
   j["unbound_per_chapter"] = unbound;
+  j["citations"] = citations_json(report.citations, book.config.root);
   j["errors"] = errors;
   return j.dump(2) + "\n";
 }

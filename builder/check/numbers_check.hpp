@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "book/book.hpp"
+#include "check/citations.hpp"
 #include "check/parity.hpp"
 #include "check/results_check.hpp"
 #include "diag/diagnostics.hpp"
@@ -56,6 +57,7 @@ struct NumbersReport {
   int parity_errors = 0;             // calc keys bound in one edition's chapter but not another's
   int structure_errors = 0;          // labels and numbered elements that differ between editions
   ResultsReport results;             // committed results, scenario references, catalogue sources
+  CitationsReport citations;         // typed numbers checked against the results their text cites
 };
 
 // Runs the results check, the parity comparison and the audit; with `strict`, unbound numbers are errors.
@@ -76,6 +78,7 @@ class NumbersCheck {
   AuditWords words_;
   ScenarioLinks links_;
   NumberedElements numbered_;
+  ResultFiles result_files_;
   NumbersReport report_;
 };
 

@@ -12,6 +12,7 @@
 #include "calc/hardware.hpp"
 #include "calc/reproduce.hpp"
 #include "calc/scenarios.hpp"
+#include "check/scenario_forms.hpp"
 
 namespace bb::check {
 namespace fs = std::filesystem;
@@ -70,6 +71,7 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
   ResultsReport report;
   const fs::path dir = book.config.calculations;
   if (!fs::is_directory(dir)) return report;
+  if (check_scenario_form(dir, report, diags)) return report;
   const fs::path scenario_file = dir / "scenarios" / "book.json";
   std::vector<calc::ResultStatus> statuses;
   try {

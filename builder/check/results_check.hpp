@@ -15,6 +15,7 @@ struct ResultsReport {
   int stale_scenarios = 0;
   int citations_of_stale = 0;
   int catalogue_problems = 0;
+  int not_recomputed = 0;  // rows of the real book's scenarios/book.json no command here computes
 };
 
 ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,

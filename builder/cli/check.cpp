@@ -81,8 +81,15 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
       << " structure differences between editions\n";
   out << "results: " << report.results.scenarios << " scenarios recomputed, "
       << report.results.stale_scenarios << " stale (cited at " << report.results.citations_of_stale
-      << " lines), " << report.results.catalogue_problems
-      << " catalogue values differing from their sources\n";
+      << " lines), " << report.results.catalogue_problems << " catalogue values differing from their sources"
+      << (report.results.not_recomputed ? ", " + std::to_string(report.results.not_recomputed) +
+                                              " scenarios of the real book's form not recomputed"
+                                        : std::string())
+      << "\n";
+  const auto& c = report.citations;
+  out << "citations: " << c.typed << " typed numbers with units, " << c.citing << " in text citing a result, "
+      << c.checked.size() << " checked, " << c.unchecked.size() << " unchecked, " << c.mismatches.size()
+      << " mismatches, " << c.missing.size() << " citations of results not in the book\n";
   std::map<std::pair<std::string, std::string>, int> per;
   for (const auto& u : report.unbound) ++per[{u.edition, u.chapter}];
   out << "numbers with units typed unchecked: " << report.unbound.size() << (per.empty() ? "\n" : "\n");

@@ -1,0 +1,258 @@
+// Binding typed numbers to the results their text cites (see citations.hpp).
+#include "check/citations.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "check/results_check.hpp"
+
+namespace bb::check {
+
+using doc::Kind;
+using doc::Node;
+
+namespace {
+
+// A relative distance between two positive values: |log(a / b)|.
+double spread(double a, double b) {
+  return std::fabs(std::log(a / b));
+}
+
+bool compatible(Dim typed, Dim field) {
+  if (typed == field) return true;
+  switch (typed) {
+    case Dim::Count: return field == Dim::Tokens;
+    case Dim::Tokens: return field == Dim::Count;
+    case Dim::Times:
+    case Dim::Percent: return field == Dim::Count;
+    default: return false;
+  }
+}
+
+bool fits(const TypedNumber& n, const ResultField& f) {
+  if (!compatible(n.dim, f.dim)) return false;
+  const double tolerance = n.half_step + 1e-9 * std::fabs(f.value);
+  if (std::fabs(n.value - f.value) <= tolerance) return true;
+  // A percentage stored as percent points ("utilization_percent": 35).
+  const bool points =
+      f.pointer.find("percent") != std::string::npos || f.pointer.find("pct") != std::string::npos;
+  return n.dim == Dim::Percent && points && std::fabs(n.value * 100 - f.value) <= tolerance * 100;
+}
+
+// Dimensions specific enough that a near value of the same one is the number meant: bytes, times,
+// FLOP and rates. Counts, factors and percentages are too common to accuse a number of disagreeing.
+bool specific(Dim d) {
+  return d != Dim::Count && d != Dim::Times && d != Dim::Percent && d != Dim::Tokens;
+}
+
+}  // namespace
+
+BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile*>& cited) {
+  BindOutcome out, exact;
+  bool several = false, several_exact = false;
+  // Fitting fields: one value (however many fields hold it) binds; two different values do not,
+  // unless exactly one of them is the number as written (8 MiB is 8388608 bytes, not 8491008).
+  for (const ResultFile* file : cited)
+    for (const auto& f : file->fields) {
+      if (!fits(n, f)) continue;
+      if (out.field && out.field->value != f.value) several = true;
+      if (!out.field) out = {Binding::Checked, file, &f};
+      if (std::fabs(n.value - f.value) > 1e-9 * std::fabs(f.value)) continue;
+      if (exact.field && exact.field->value != f.value) several_exact = true;
+      if (!exact.field) exact = {Binding::Checked, file, &f};
+    }
+  if (several) return exact.field && !several_exact ? exact : BindOutcome{};
+  if (out.field || !specific(n.dim) || n.value <= 0) return out;
+  // No field fits: the nearest field of the same dimension is the one meant when it is close (within
+  // 25%) and every other value is at least four times as far away.
+  const ResultFile* near_file = nullptr;
+  const ResultField* nearest = nullptr;
+  double best = 1e300, second = 1e300;
+  for (const ResultFile* file : cited)
+    for (const auto& f : file->fields) {
+      if (f.dim != n.dim || f.value <= 0) continue;
+      const double d = spread(n.value, f.value);
+      if (nearest && f.value == nearest->value) continue;
+      if (d < best) {
+        second = best;
+        best = d, nearest = &f, near_file = file;
+      } else if (d < second) {
+        second = d;
+      }
+    }
+  if (nearest && best <= std::log(1.25) && second >= 4 * best) return {Binding::Mismatch, near_file, nearest};
+  return out;
+}
+
+namespace {
+
+// The result a node links to (a name under calculations/results/), else empty. A link the book
+// cannot turn into a URL of its output stays a span that keeps its target in `href`.
+std::string cited_result(const Node& n) {
+  if (n.kind == Kind::Link) return scenario_of_link(n.url());
+  const std::string* href = n.kind == Kind::Span ? n.attr("href") : nullptr;
+  return href ? scenario_of_link(*href) : std::string();
+}
+
+void links_in(const Node& n, std::vector<std::pair<std::string, SourceLoc>>& out) {
+  doc::walk(n, [&](const Node& x) {
+    if (std::string name = cited_result(x); !name.empty()) out.emplace_back(std::move(name), x.loc);
+  });
+}
+
+struct Walker {
+  const book::Edition& edition;
+  ResultFiles& results;
+  CitationsReport& report;
+  Diagnostics& diags;
+  std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> notes;  // footnote key → links
+  std::set<std::pair<std::string, int>> missing_seen;
+  std::set<std::tuple<std::string, int, int>> seen;  // numbers already counted, by place
+
+  using Cites = std::vector<std::pair<std::string, SourceLoc>>;
+
+  // A block's own citations: its links, and the links of the footnotes it carries.
+  Cites cites_of(const Node& block) const {
+    Cites c;
+    doc::walk(block, [&](const Node& x) {
+      if (std::string name = cited_result(x); !name.empty()) {
+        c.emplace_back(std::move(name), x.loc);
+      } else if (x.kind == Kind::FootnoteRef) {
+        if (auto it = notes.find(x.text); it != notes.end())
+          c.insert(c.end(), it->second.begin(), it->second.end());
+      }
+    });
+    return c;
+  }
+
+  void scan_inline(const Node& n, std::vector<TypedNumber>& out) const {
+    switch (n.kind) {
+      case Kind::Code:
+      case Kind::InlineMath:
+      case Kind::CalcNumber:
+      case Kind::CrossRef:
+      case Kind::HtmlInline:
+      case Kind::FootnoteRef: return;
+      case Kind::Span:
+        if (n.attr("calc")) return;  // a bound literal
+        break;
+      case Kind::Text: scan_typed_numbers(n.text, n.loc, edition.numbers, out); return;
+      default: break;
+    }
+    for (const auto& c : n.children) scan_inline(c, out);
+  }
+
+  // Checks the typed numbers of one block of inline content against what it cites.
+  void block(const Node& n, const std::vector<Node>& inlines, const Cites& inherited) {
+    std::vector<TypedNumber> numbers;
+    for (const auto& c : inlines) scan_inline(c, numbers);
+    // A figure whose caption is its alt text holds the same inlines twice: one place, one number.
+    std::erase_if(numbers, [&](const TypedNumber& x) {
+      return !seen.insert({x.loc.path.string(), x.loc.line, x.loc.col}).second;
+    });
+    if (numbers.empty()) return;
+    Cites cites = cites_of(n);
+    cites.insert(cites.end(), inherited.begin(), inherited.end());
+    std::vector<const ResultFile*> files;
+    bool some_missing = false;
+    for (const auto& [name, loc] : cites) {
+      if (const ResultFile* f = results.get(name)) {
+        if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+        continue;
+      }
+      some_missing = true;
+      if (missing_seen.insert({loc.path.string(), loc.line}).second)
+        report.missing.emplace_back(loc, "calculations/results/" + name);
+    }
+    report.typed += static_cast<int>(numbers.size());
+    if (files.empty()) return;
+    report.citing += static_cast<int>(numbers.size());
+    for (auto& num : numbers) {
+      BindOutcome b = bind_number(num, files);
+      // A cited result the book lacks may hold the value: no disagreement can be certain.
+      if (b.binding == Binding::Mismatch && some_missing) b = {};
+      record(num, b);
+    }
+  }
+
+  void record(const TypedNumber& num, const BindOutcome& b) {
+    CitationEntry e{num.loc, num.text, {}, {}, 0, num};
+    if (b.field) e.result = b.file->path, e.field = b.field->pointer, e.value = b.field->raw;
+    switch (b.binding) {
+      case Binding::Checked: report.checked.push_back(std::move(e)); break;
+      case Binding::Unchecked: report.unchecked.push_back(std::move(e)); break;
+      case Binding::Mismatch:
+        diags.error(num.loc, "`" + num.text + "` disagrees with the result its text cites: " + e.result +
+                                 " " + e.field + " = " + nlohmann::json(e.value).dump() +
+                                 " (no field of that result fits the digits shown)");
+        report.mismatches.push_back(std::move(e));
+        break;
+    }
+  }
+
+  // Blocks, each with what the blocks around it make it cite: a table's rows share the citations
+  // of its caption and header; a list follows a lead-in paragraph that ends in a colon.
+  void blocks(const std::vector<Node>& children, const Cites& inherited) {
+    Cites lead;
+    for (const auto& n : children) {
+      switch (n.kind) {
+        case Kind::Paragraph:
+        case Kind::Heading: block(n, n.children, inherited); break;
+        case Kind::Figure: block(n, n.caption(), inherited); break;
+        case Kind::Table: table(n, inherited); break;
+        case Kind::BulletList:
+        case Kind::OrderedList: {
+          Cites c = inherited;
+          c.insert(c.end(), lead.begin(), lead.end());
+          for (const auto& item : n.children) blocks(item.children, c);
+          break;
+        }
+        case Kind::FootnoteDef: blocks(n.children, {}); break;
+        case Kind::CodeBlock:
+        case Kind::HtmlBlock:
+        case Kind::DisplayMath: break;
+        default: blocks(n.children, inherited); break;
+      }
+      lead.clear();
+      if (n.kind == Kind::Paragraph && ends_with_colon(n)) lead = cites_of(n);
+    }
+  }
+
+  void table(const Node& t, const Cites& inherited) {
+    Cites shared = inherited;
+    for (const auto& c : t.caption()) {
+      Cites own = cites_of(c);
+      shared.insert(shared.end(), own.begin(), own.end());
+    }
+    if (!t.children.empty()) {
+      Cites head = cites_of(t.children.front());
+      shared.insert(shared.end(), head.begin(), head.end());
+    }
+    for (const auto& row : t.children) block(row, row.children, shared);
+    block(t, t.caption(), inherited);
+  }
+
+  static bool ends_with_colon(const Node& p) {
+    std::string text = doc::plain_text(p.children);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n')) text.pop_back();
+    return text.ends_with(":") || text.ends_with("：");
+  }
+};
+
+}  // namespace
+
+void check_citations(const book::Chapter& chapter, const book::Edition& edition, ResultFiles& results,
+                     CitationsReport& report, Diagnostics& diags) {
+  Walker w{edition, results, report, diags, {}, {}, {}};
+  doc::walk(chapter.root, [&](const Node& n) {
+    if (n.kind == Kind::FootnoteDef) links_in(n, w.notes[n.text]);
+  });
+  w.blocks(chapter.root.children, {});
+}
+
+}  // namespace bb::check

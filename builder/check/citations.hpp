@@ -1,0 +1,55 @@
+// Typed numbers checked against the results their text cites: a paragraph, list item, table row or
+// footnote that links `../calculations/results/<name>.md` (or the book repository's URL of it),
+// directly or through a footnote it carries, binds each number with a unit to the one field of
+// results/<name>.json that it fits (dimension from the field's key, value to the digits shown). See
+// docs/numbers.md for the rules.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "book/book.hpp"
+#include "check/result_fields.hpp"
+#include "check/typed_numbers.hpp"
+#include "diag/diagnostics.hpp"
+
+namespace bb::check {
+
+struct CitationEntry {
+  SourceLoc loc;
+  std::string text;    // "1.5 TB/s"
+  std::string result;  // "calculations/results/x.json" (checked, mismatches)
+  std::string field;   // JSON Pointer into it
+  double value = 0;    // the field's value as stored (not converted)
+  TypedNumber number;
+};
+
+struct CitationsReport {
+  int typed = 0;   // typed numbers with a unit in the chapters read
+  int citing = 0;  // of those, in text citing a result present in the book
+  std::vector<CitationEntry> checked, unchecked, mismatches;
+  std::vector<std::pair<SourceLoc, std::string>> missing;  // citations of results not in the book
+};
+
+// How a typed number stands against the fields of the results its text cites.
+enum class Binding { Checked, Unchecked, Mismatch };
+struct BindOutcome {
+  Binding binding = Binding::Unchecked;
+  const ResultFile* file = nullptr;
+  const ResultField* field = nullptr;
+};
+BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile*>& cited);
+
+// Checks one chapter; a mismatch is an error at the number.
+void check_citations(const book::Chapter& chapter, const book::Edition& edition, ResultFiles& results,
+                     CitationsReport& report, Diagnostics& diags);
+
+// The `"citations"` key of `check numbers --format json`: {"typed", "citing", "checked", "unchecked",
+// "mismatches", "missing"}; entries {"path", "line", "col", "text"} plus, when bound, {"result",
+// "field", "value"}.
+nlohmann::ordered_json citations_json(const CitationsReport& report, const std::filesystem::path& root);
+
+}  // namespace bb::check
