@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "book/paths.hpp"
+#include "book/site_config.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "text/url.hpp"
@@ -380,7 +381,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   Config cfg;
   cfg.root = root;
   cfg.config_file = file;
-  r.known_keys(doc, {"book", "policy", "edition"}, "book.toml");
+  r.known_keys(doc, {"book", "policy", "edition", "site"}, "book.toml");
 
   if (const auto* book = doc["book"].as_table()) {
     r.known_keys(
@@ -521,6 +522,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   }
   if (cfg.title.empty()) cfg.title = cfg.source().title;
   if (cfg.editions.empty()) return std::nullopt;
+  if (const auto* site = doc["site"].as_table()) read_site_config(*site, file, cfg, diags);
   return cfg;
 }
 

@@ -17,7 +17,9 @@
 #include "lang/language.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
+#include "site/markdown_home.hpp"
 #include "site/meta.hpp"
+#include "site/redirects.hpp"
 #include "site/search_cache.hpp"
 #include "site/search_index.hpp"
 #include "writers/escape.hpp"
@@ -107,6 +109,7 @@ class Renderer {
   void end() {
     not_found_page();
     sitemap();
+    add_redirect_pages(book_, files_.generated, diags_);  // after every page: none is overwritten
   }
 
   SiteFiles& files() { return files_; }
@@ -241,6 +244,7 @@ class Renderer {
 
     writers::HtmlOptions ho;
     ho.block_markers = opt_.live_reload;
+    ho.alias_ids = true;
     ho.math = [](const Node& m) {
       return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
     };
@@ -357,6 +361,11 @@ class Renderer {
                                                {"contents_label", escape_xml(w.word("site.contents"))},
                                                {"contents", contents}},
                                               "home.html");
+    writers::HtmlOptions ho;
+    ho.math = [](const Node& m) {
+      return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
+    };
+    if (auto written = markdown_home_html(book_, eb, repository_, ho, diags_)) body = std::move(*written);
     std::string page = e.site_path + "index.html";
     std::string pager;
     if (!eb.chapters.empty())
