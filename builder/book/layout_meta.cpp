@@ -37,7 +37,7 @@ Head read_head(const fs::path& file) {
   std::string line;
   bool fenced = false;
   static const std::regex author_line(
-      R"(^\s*(?:\*\*)?(?:作者|作者們|Authors?|By)(?:\*\*)?\s*(?:[:：]|\*\*[:：]\*\*)\s*(.+?)\s*$)",
+      R"(^\s*(?:\*\*)?(?:作者|作者們|Authors?|By)(?:\*\*)?\s*(?::|：|\*\*(?::|：)\*\*)\s*(.+?)\s*$)",
       std::regex::icase);
   static const std::regex author_note(R"([（(]([^（()）]{1,40}?)\s*著[）)])");
   while (std::getline(in, line)) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 
+#include "book/config.hpp"
 #include "test_support.hpp"
 #include "text/uslug.hpp"
 
@@ -114,6 +115,29 @@ TEST(OldAddresses, HeadingsKeepTheirMkDocsIds) {
   const std::string page = read_file(b->out.path / "site/ch01.html");
   for (const char* id : {"chapter-1-moving-data", "11-why-bytes-matter", "summary", "summary_1"})
     EXPECT_NE(page.find("id=\"" + std::string(id) + "\""), std::string::npos) << id;
+}
+
+// The real layout without book.toml: every edition its own title, from its own home page or preface.
+TEST(RealLayoutMetadata, TitlesPerEditionSubtitleAndAuthor) {
+  TempDir book;
+  test::write_file(book.path / "manuscripts/00-前言.md", "# 前言\n");
+  test::write_file(book.path / "manuscripts/01-概览.md", "# 第 1 章 概览\n");
+  test::write_file(book.path / "book-en/introduction.md", "# Preface\n");
+  test::write_file(book.path / "book-en/chapter01.md", "# Overview\n");
+  test::write_file(book.path / "book-zh-tw/introduction.md", "# 小書的前言\n");
+  test::write_file(book.path / "book-zh-tw/chapter01.md", "# 概覽\n");
+  test::write_file(book.path / "README.md", "# 小书：副题\n\n作者：某人\n");
+  test::write_file(book.path / "website/index.en.md", "# A Small Book\n\n**Bytes first.** More.\n");
+  Diagnostics d;
+  auto cfg = book::load_config(book.path, d);
+  ASSERT_TRUE(cfg);
+  ASSERT_EQ(cfg->editions.size(), 3u);
+  EXPECT_EQ(cfg->editions[0].title, "小书：副题");
+  EXPECT_EQ(cfg->editions[1].title, "A Small Book");
+  EXPECT_EQ(cfg->editions[1].subtitle, "Bytes first.");
+  EXPECT_EQ(cfg->editions[2].title, "小書的前言");
+  ASSERT_EQ(cfg->authors.size(), 1u);
+  EXPECT_EQ(cfg->authors[0], "某人");
 }
 
 }  // namespace
