@@ -17,6 +17,8 @@ build_pkgs=(
 test_pkgs=(
   epubcheck default-jre-headless pandoc time chromium nodejs mkdocs mkdocs-material
   cmark-gfm  # its spec.txt.gz: the GFM spec suite (tests/spec)
+  # MkDocs builds the corpus the way the real book's site did (tests/dropin: old addresses).
+  python3-pymdownx python3-markdown
   clang-format clang libclang-rt-14-dev
   # The PDF (docs/latex.md): XeLaTeX with ctex for Chinese and polyglossia's Russian, the Noto and
   # DejaVu fonts the templates name, and pzdr (hyperref's XeTeX driver) from fonts-recommended.

@@ -14,6 +14,7 @@
 
 #include "book/filter_config.hpp"
 #include "book/paths.hpp"
+#include "book/site_config.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "text/url.hpp"
@@ -381,7 +382,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   Config cfg;
   cfg.root = root;
   cfg.config_file = file;
-  r.known_keys(doc, {"book", "policy", "edition", "filter"}, "book.toml");
+  r.known_keys(doc, {"book", "policy", "edition", "filter", "site"}, "book.toml");
 
   if (const auto* book = doc["book"].as_table()) {
     r.known_keys(
@@ -523,6 +524,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   if (cfg.title.empty()) cfg.title = cfg.source().title;
   if (cfg.editions.empty()) return std::nullopt;
   read_filter_entries(doc, cfg, diags);
+  if (const auto* site = doc["site"].as_table()) read_site_config(*site, file, cfg, diags);
   return cfg;
 }
 

@@ -46,6 +46,9 @@ struct Edition {
   // Words this edition adds to its language's lead words (languages/*.toml), per kind ("example" →
   // ["算例"]): they open captions and callouts and are recognised as references (`[edition.lead-words]`).
   std::map<std::string, std::vector<std::string>> lead_words;
+  // Headings also carry the ids the real book's MkDocs site gave them (filters/mkdocs_ids.hpp): on for
+  // the real layout without book.toml, `[site] mkdocs-ids` otherwise.
+  bool mkdocs_ids = false;
 };
 
 enum class Policy { Error, Warning, Ignore };
@@ -81,6 +84,14 @@ struct Config {
   Policy number_punctuation = Policy::Warning;  // a hand number written "9.1" or "9–1" instead of "9-1"
   Policy number_order = Policy::Warning;        // a hand number out of order or of another chapter
   Policy section_order = Policy::Warning;       // a hand section number out of order
+  // Old site addresses that become redirect pages to a chapter (`[site] redirects`, site/redirects.hpp).
+  struct Redirect {
+    std::string from;     // a path of the site, "old/intro.html"
+    std::string edition;  // the edition id of the target
+    std::string chapter;  // the chapter key, or "" for the edition's home page
+    SourceLoc loc;        // in book.toml
+  };
+  std::vector<Redirect> redirects;
 
   [[nodiscard]] const Edition* edition(std::string_view id) const;
   [[nodiscard]] const Edition& source() const;

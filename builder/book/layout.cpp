@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "book/config.hpp"
+#include "book/layout_meta.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 
@@ -33,43 +34,6 @@ std::vector<ChapterEntry> scan_chapters(const fs::path& folder) {
                         [](const ChapterEntry& a, const ChapterEntry& b) { return a.number == b.number; }),
             out.end());
   return out;
-}
-
-std::string first_heading(const fs::path& file) {
-  inputs::note_file(file);
-  std::ifstream in(file);
-  std::string line;
-  bool fenced = false;
-  while (std::getline(in, line)) {
-    if (line.starts_with("```")) fenced = !fenced;
-    if (fenced || !line.starts_with("# ")) continue;
-    std::string title = line.substr(2);
-    if (auto brace = title.find(" {"); brace != std::string::npos && title.back() == '}') title.erase(brace);
-    while (!title.empty() && (title.back() == ' ' || title.back() == '\r')) title.pop_back();
-    return title;
-  }
-  return {};
-}
-
-// A preface headed "前言" or "Preface" names the chapter, not the book.
-bool is_preface_word(const std::string& heading) {
-  for (const auto& l : lang::all_languages())
-    if (heading == l.label("preface")) return true;
-  for (const char* w : {"Introduction", "Foreword", "序言", "序", "引言", "Введение"})
-    if (heading == w) return true;
-  return false;
-}
-
-// The book's title as a reader finds it: the README's first heading (the book's root, then the source
-// edition's folder), else the source preface's first heading when it names more than "Preface".
-std::string title_from_book(const fs::path& root, const Edition& source) {
-  for (const fs::path& readme : {root / "README.md", root / source.folder / "README.md"})
-    if (std::string t = first_heading(readme); !t.empty()) return t;
-  for (const auto& c : source.chapters)
-    if (c.number == 0)
-      if (std::string t = first_heading(root / source.folder / c.file); !t.empty() && !is_preface_word(t))
-        return t;
-  return {};
 }
 
 }  // namespace
@@ -105,6 +69,7 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
     e.chapters = std::move(chapters);
     e.labels = default_labels(e.lang);
     e.numbers = default_numbers(e.lang);
+    e.mkdocs_ids = true;  // the real book's site was MkDocs: its readers' links name those ids
     cfg.editions.push_back(std::move(e));
   }
   if (cfg.editions.empty()) {
@@ -117,15 +82,7 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
   // a folder holding only book-zh-tw/ has its site at the root (docs/configuration.md).
   cfg.source_edition = cfg.editions.front().id;
   cfg.editions.front().site_path = "";
-  std::string title = title_from_book(root, cfg.editions.front());
-  if (title.empty()) {
-    title = root.filename().string();
-    diags.warning({root, 0, 0}, "no title found (no README.md heading, and the preface's heading is only \"" +
-                                    cfg.editions.front().labels.preface + "\"): using the folder name `" +
-                                    title + "`; set it with `[book] title = \"…\"` in book.toml");
-  }
-  cfg.title = title;
-  for (auto& e : cfg.editions) e.title = title;
+  infer_metadata(root, cfg, diags);  // titles per edition, subtitles, authors
   // A book that has not been set up for the checks yet: dangling hand-written references warn.
   cfg.plain_references = Policy::Warning;
   return cfg;

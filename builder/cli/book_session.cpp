@@ -13,6 +13,7 @@
 #include "lang/language.hpp"
 #include "modules/modules.hpp"
 #include "output/staging.hpp"
+#include "writers/template.hpp"
 
 namespace bb::cli {
 
@@ -80,6 +81,7 @@ std::optional<book::Config> load_checked_config(const Context& ctx, Diagnostics&
   if (!config) return std::nullopt;
   if (!ctx.global.repository.empty()) config->repository = ctx.global.repository;
   refuse_outputs_over_sources(*config, ctx.global.out_dir, diags);
+  writers::use_book_templates(config->root / "templates");  // the book's own look, where it has one
   return config;
 }
 

@@ -94,6 +94,7 @@ class LinkResolver {
                                                              {"pandoc", text::pandoc_slug(title)},
                                                              {"github#", text::github_slug(numbered)},
                                                              {"pandoc#", text::pandoc_slug(numbered)}};
+        if (const std::string* old = n.attr("mkdocs-id")) slugs.try_emplace(*old, n.id());
         for (const auto& [tool, slug] : forms) {
           int& count = seen[std::string(tool) + " " + slug];
           slugs.try_emplace(count ? slug + "-" + std::to_string(count) : slug, n.id());

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "doc/ids.hpp"
+#include "filters/mkdocs_ids.hpp"
 
 namespace bb::filters {
 
@@ -492,6 +493,7 @@ class Numberer {
 
 void number_chapter(const book::Edition& edition, book::Chapter& chapter, TargetTable& table,
                     Diagnostics& diags, const NumberingPolicy& policy) {
+  if (edition.mkdocs_ids) mark_mkdocs_ids(chapter.root);  // from the headings as written
   Numberer(edition, chapter, table, diags, policy).run();
 }
 

@@ -19,7 +19,9 @@
 #include "output/staging.hpp"
 #include "search/search_cache.hpp"
 #include "search/search_index.hpp"
+#include "site/markdown_home.hpp"
 #include "site/meta.hpp"
+#include "site/redirects.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
 #include "writers/template.hpp"
@@ -108,6 +110,7 @@ class Renderer {
   void end() {
     not_found_page();
     sitemap();
+    add_redirect_pages(book_, files_.generated, diags_);  // after every page: none is overwritten
   }
 
   SiteFiles& files() { return files_; }
@@ -242,6 +245,7 @@ class Renderer {
 
     writers::HtmlOptions ho;
     ho.block_markers = opt_.live_reload;
+    ho.alias_ids = true;
     ho.math = [](const Node& m) {
       return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
     };
@@ -362,6 +366,11 @@ class Renderer {
                                                {"contents_label", escape_xml(w.word("site.contents"))},
                                                {"contents", contents}},
                                               "home.html");
+    writers::HtmlOptions ho;
+    ho.math = [](const Node& m) {
+      return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
+    };
+    if (auto written = markdown_home_html(book_, eb, repository_, ho, diags_)) body = std::move(*written);
     std::string page = e.site_path + "index.html";
     std::string pager;
     if (!eb.chapters.empty())

@@ -196,6 +196,9 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
                                             {"body", kBody}},
                                            "latex/book.tex");
   auto at = tex.find(kBody);
+  if (at == std::string::npos)  // a book's own book.tex without the slot would lose every chapter
+    throw FatalError(writers::template_file("latex/book.tex").string() +
+                     ": error: the template has no {{body}} slot");
   int offset = static_cast<int>(text::count_newlines(std::string_view(tex).substr(0, at)));
   tex.replace(at, kBody.size(), body);
   std::string srcmap;

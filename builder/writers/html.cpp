@@ -80,6 +80,11 @@ class HtmlWriter {
         out_ += "<" + tag;
         id_attr(n);
         out_ += ">";
+        if (const std::string* alias = n.attr("mkdocs-id"); opt_.alias_ids && alias && *alias != n.id()) {
+          out_ += "<span class=\"alias\" id=\"";
+          text(*alias);
+          out_ += "\"></span>";
+        }
         // Chapters show their localized label ("第 4 章"), sections their number ("4.2.3").
         const std::string* label = n.attr("label");
         if (label || !n.number().empty()) {

@@ -11,6 +11,9 @@ namespace bb::writers {
 struct HtmlOptions {
   bool xhtml = false;          // self-closing void elements and epub:type on notes (EPUB 3)
   bool block_markers = false;  // wrap top-level blocks for the dev server's partial page updates
+  // Headings also carry their old ids (attr "mkdocs-id") as empty anchors: addresses from the book's
+  // former site. Off for EPUB, whose ids must be XML names.
+  bool alias_ids = false;
   // Renders a math node (InlineMath or DisplayMath); the default writes the escaped TeX in a span.
   std::function<std::string(const doc::Node&)> math;
   // The src of an image file of the book (attr `asset`: its path from the book root, set by the link
