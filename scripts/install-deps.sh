@@ -17,6 +17,8 @@ build_pkgs=(
 test_pkgs=(
   epubcheck default-jre-headless pandoc time chromium nodejs mkdocs mkdocs-material
   clang-format clang libclang-rt-14-dev
+  # tests/publish: cpack's Debian package (dpkg-shlibdeps) and the workflows parsed with PyYAML.
+  dpkg-dev python3-yaml
   # The PDF (docs/latex.md): XeLaTeX with ctex for Chinese and polyglossia's Russian, the Noto and
   # DejaVu fonts the templates name, and pzdr (hyperref's XeTeX driver) from fonts-recommended.
   # About 1.2 GB and 1.5 minutes with --no-install-recommends.
