@@ -20,6 +20,8 @@ test_pkgs=(
   # MkDocs builds the corpus the way the real book's site did (tests/dropin: old addresses).
   python3-pymdownx python3-markdown
   clang-format clang libclang-rt-14-dev
+  # tests/publish: cpack's Debian package (dpkg-shlibdeps) and the workflows parsed with PyYAML.
+  dpkg-dev python3-yaml
   # The PDF (docs/latex.md): XeLaTeX with ctex for Chinese and polyglossia's Russian, the Noto and
   # DejaVu fonts the templates name, and pzdr (hyperref's XeTeX driver) from fonts-recommended.
   # About 1.2 GB and 1.5 minutes with --no-install-recommends.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "book/filter_config.hpp"
+#include "book/output_names.hpp"
 #include "book/paths.hpp"
 #include "book/site_config.hpp"
 #include "inputs/inputs.hpp"
@@ -433,7 +434,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     diags.error({file, 1, 1}, "no [[edition]] defined");
     return std::nullopt;
   }
-  std::set<std::string> ids, paths;
+  std::set<std::string> ids, paths, downloads;
   PathGuard guard(root);
   for (const auto& node : *editions) {
     const auto* t = node.as_table();
@@ -443,7 +444,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     }
     r.known_keys(*t,
                  {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels",
-                  "numbers", "cover", "lead-words"},
+                  "numbers", "cover", "lead-words", "download-name"},
                  "[[edition]]");
     Edition e;
     e.id = r.str(*t, "id");
@@ -459,6 +460,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     e.folder = r.str(*t, "folder", e.id);
     e.site_path = r.str(*t, "site-path", e.id + "/");
     e.cover = r.str(*t, "cover");
+    e.download_name = r.str(*t, "download-name");
     // Every path book.toml names stays inside the book (folders, chapters, cover), and every output
     // path inside --out (the edition id names files, site-path a folder of the site).
     if (!e.id.empty() && (!is_safe_relative(e.id) || e.id.find('/') != std::string::npos || e.id == "."))
@@ -467,6 +469,13 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     if (!is_safe_relative(e.folder.generic_string()) || !guard.confine(root / e.folder).ok())
       diags.error(loc_of(file, t->get("folder")),
                   "edition folder `" + e.folder.generic_string() + "` is outside the book");
+    if (!e.download_name.empty() && !is_download_name(e.download_name))
+      diags.error(loc_of(file, t->get("download-name")),
+                  "download-name `" + e.download_name +
+                      "` must be a plain file name without extension (letters, digits, `-`, `_`, `.`)");
+    else if (!e.download_name.empty() && !downloads.insert(e.download_name).second)
+      diags.error(loc_of(file, t->get("download-name")),
+                  "two editions share download-name `" + e.download_name + "`");
     if (!is_safe_relative(e.site_path))
       diags.error(loc_of(file, t->get("site-path")),
                   "site-path `" + e.site_path +

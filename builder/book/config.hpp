@@ -40,6 +40,9 @@ struct Edition {
   std::filesystem::path folder;  // relative to the book root
   std::string site_path;         // "" for the source edition, "en/", ...
   std::filesystem::path cover;   // EPUB cover image, relative to the edition folder (optional)
+  // The EPUB's and PDF's file name without extension ("AI-Infra-Book-EN"); empty: the default
+  // (book/output_names.hpp). Links that readers keep depend on it, so a book can pin it.
+  std::string download_name;
   std::vector<ChapterEntry> chapters;
   Labels labels;
   NumberLocale numbers;

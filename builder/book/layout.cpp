@@ -8,6 +8,7 @@
 
 #include "book/config.hpp"
 #include "book/layout_meta.hpp"
+#include "book/output_names.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 
@@ -66,6 +67,7 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
     e.name = lang::language(k.lang).name;  // the language's own name, from languages/*.toml
     e.folder = k.folder;
     e.site_path = k.site_path;
+    e.download_name = real_book_download_name(e);
     e.chapters = std::move(chapters);
     e.labels = default_labels(e.lang);
     e.numbers = default_numbers(e.lang);

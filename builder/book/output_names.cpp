@@ -1,6 +1,7 @@
 // The output file names (see output_names.hpp).
 #include "book/output_names.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "repo/repository.hpp"
@@ -23,7 +24,24 @@ std::string output_name(const Config& config) {
 }
 
 std::string output_file(const Config& config, const Edition& edition, std::string_view ext) {
+  if (!edition.download_name.empty()) return edition.download_name + std::string(ext);
   return output_name(config) + "-" + edition.id + std::string(ext);
+}
+
+bool is_download_name(std::string_view name) {
+  if (name.empty() || name.size() > 200 || name.front() == '.') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x80 && (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.');
+  });
+}
+
+std::string real_book_download_name(const Edition& edition) {
+  std::string name = "AI-Infra-Book";
+  if (edition.id == "zh") return name;
+  name += '-';
+  for (char c : edition.id) name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
 }
 
 }  // namespace bb::book

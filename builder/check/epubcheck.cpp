@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "latex/process.hpp"
+#include "typeset/process.hpp"
 
 namespace bb::check {
 
@@ -16,7 +16,7 @@ std::optional<std::vector<std::string>> epubcheck_command() {
     if (!*env) return std::nullopt;
     program = fs::path(env);
   } else {
-    program = latex::find_program("epubcheck");
+    program = typeset::find_program("epubcheck");
   }
   if (!program) return std::nullopt;
   std::error_code ec;
@@ -24,7 +24,7 @@ std::optional<std::vector<std::string>> epubcheck_command() {
   if (ec) return std::nullopt;
   // Debian installs the jar itself as /usr/bin/epubcheck, runnable only where binfmt knows jars.
   if (real.extension() == ".jar") {
-    auto java = latex::find_program("java");
+    auto java = typeset::find_program("java");
     if (!java) return std::nullopt;
     return std::vector<std::string>{java->string(), "-jar", real.string()};
   }
@@ -84,10 +84,10 @@ bool run_epubcheck(const std::vector<std::string>& command, const fs::path& file
   argv.push_back(fs::absolute(file).string());
   argv.push_back("--json");
   argv.push_back("-");
-  latex::ProcessOptions options;
+  typeset::ProcessOptions options;
   options.capture = true;
   options.timeout = std::chrono::seconds(600);
-  latex::ProcessResult r = latex::run_process(argv, options);
+  typeset::ProcessResult r = typeset::run_process(argv, options);
   if (r.exit_code == -1 && r.out.empty()) {
     diags.error({file, 0, 0},
                 std::string("epubcheck could not be run") + (r.timed_out ? " (timed out)" : ""));

@@ -51,6 +51,7 @@ void write_manpage(const CLI::App& app, std::ostream& out);
 void add_edition_option(CLI::App* sub, std::vector<std::string>& editions);
 
 // Each subcommand's options and action, on the subcommand make_app created with its name and summary.
+void define_build_command(CLI::App* sub, Context& ctx);
 void define_site_command(CLI::App* sub, Context& ctx);
 void define_epub_command(CLI::App* sub, Context& ctx);
 void define_latex_command(CLI::App* sub, Context& ctx);

@@ -4,8 +4,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "calc/error.hpp"
 #include "calc/reproduce.hpp"
@@ -47,6 +49,19 @@ std::map<fs::path, fs::path> scaffold_files(const std::string& language) {
   return files;
 }
 
+// The book workflow (.github/workflows/book.yml) installs the bookbuild that wrote it: its version
+// fills in `@BOOKBUILD_VERSION@`, so that a book's CI builds with the tool it was started with.
+void write_versioned(const fs::path& from, const fs::path& to) {
+  std::ifstream in(from, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  const std::string mark = "@BOOKBUILD_VERSION@";
+  for (std::size_t at; (at = text.find(mark)) != std::string::npos;)
+    text.replace(at, mark.size(), BOOKBUILD_VERSION);
+  std::ofstream(to, std::ios::binary) << text;
+}
+
 int run(const InitCommand& opt, const Context& ctx) {
   auto langs = languages();
   if (std::find(langs.begin(), langs.end(), opt.language) == langs.end()) {
@@ -70,7 +85,10 @@ int run(const InitCommand& opt, const Context& ctx) {
   }
   for (const auto& [rel, src] : files) {
     fs::create_directories((target / rel).parent_path());
-    fs::copy_file(src, target / rel);
+    if (rel.extension() == ".yml")
+      write_versioned(src, target / rel);
+    else
+      fs::copy_file(src, target / rel);
   }
   // The scenario's results and manifest, computed by this build's calc library (as `bookbuild calc
   // reproduce --write` does), so that `check` finds them current.

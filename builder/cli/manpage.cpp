@@ -139,13 +139,13 @@ With \fB\-\-progress auto\fR, no status line when it is unset or \fBdumb\fR.
 Width of the status line when the terminal does not report its own.
 .TP
 \fBBOOKBUILD_XELATEX\fR
-The XeLaTeX program for \fBpdf\fR and \fBsite \-\-with\-downloads\fR (default: \fBxelatex\fR from \fBPATH\fR).
+The XeLaTeX program for \fBbuild\fR, \fBpdf\fR and \fBsite \-\-with\-downloads\fR (default: \fBxelatex\fR from \fBPATH\fR).
 .TP
 \fBBOOKBUILD_DATA_DIR\fR
-Folder holding \fItemplates/\fR, \fIwebsite/\fR and \fIlanguages/\fR (default: the source tree bookbuild was built from).
+Folder holding \fItemplates/\fR, \fIwebsite/\fR and \fIlanguages/\fR (default: \fI../share/bookbuild\fR beside the executable in an installed tree, else the source tree bookbuild was built from).
 .TP
 \fBBOOKBUILD_PDF_MODULE\fR, \fBBOOKBUILD_SVG_MODULE\fR, \fBBOOKBUILD_ZIP_MODULE\fR, \fBBOOKBUILD_XML_MODULE\fR, \fBBOOKBUILD_HIGHLIGHT_MODULE\fR
-The loadable modules that render PDF figures to PNG, convert SVG figures to PDF, write and read ZIP archives (EPUB), parse pages and EPUB entries for \fBcheck\fR, and highlight code blocks (default: the ones built beside bookbuild).
+The loadable modules that render PDF figures to PNG, convert SVG figures to PDF, write and read ZIP archives (EPUB), parse pages and EPUB entries for \fBcheck\fR, and highlight code blocks (default: \fI../lib/bookbuild/\fR beside the executable in an installed tree, else the ones built beside bookbuild).
 .TP
 \fBSOURCE_DATE_EPOCH\fR
 The modification time recorded in the EPUBs (seconds since 1970), for reproducible builds; default: the time of the repository's HEAD commit, else of the newest manuscript.
@@ -154,13 +154,16 @@ The modification time recorded in the EPUBs (seconds since 1970), for reproducib
 When set, \fBsite\fR prints the time of each step of a build and rebuild.
 .TP
 \fBBOOKBUILD_RUN_RECORD\fR
-\fB0\fR: \fBsite\fR, \fBepub\fR and \fBlatex\fR neither use nor write the record that lets a run whose inputs and outputs did not change print what the last run printed and stop (\fI<out>/.cache/runs/\fR). \fBexplain\fR: say on standard error why a record was or was not used, or not written.
+\fB0\fR: \fBbuild\fR, \fBsite\fR, \fBepub\fR and \fBlatex\fR neither use nor write the record that lets a run whose inputs and outputs did not change print what the last run printed and stop (\fI<out>/.cache/runs/\fR). \fBexplain\fR: say on standard error why a record was or was not used, or not written.
 .TP
 \fBBOOKBUILD_DEFAULT_MALLOC\fR
 When set to 1, the heap keeps glibc's defaults (an arena per thread, large blocks mapped one by one, no transparent huge pages) instead of the set-up made for a short build (see docs/pipeline.md). \fBsite \-\-serve\fR always keeps them.
 )";
 
 constexpr const char* kExamples = R"(.TP
+.B bookbuild build
+Write an EPUB and a PDF per edition, the site that links them, and the build record \fIbuild/build.json\fR.
+.TP
 .B bookbuild init mybook && cd mybook && bookbuild site \-\-serve
 Start a new book, build its site and read it at http://127.0.0.1:8000/, rebuilt and reloaded as the manuscripts change.
 .TP

@@ -418,7 +418,10 @@ EpubOutput render_epub(book::Book& book, book::EditionBook& eb, const EpubOption
   for (auto& c : eb.chapters) roots.push_back(std::move(c.root));
   auto files = build_edition(book, eb, std::move(roots), options, modified, diags);
   progress().status("epub " + eb.edition.id, "compressing");
-  EpubOutput out{options.out / (name + "-" + eb.edition.id + ".epub"), {}, false, {}};
+  // --name names every edition's file; else the edition's download-name, as the site links it.
+  const std::string file = options.name.empty() ? book::output_file(book.config, eb.edition, ".epub")
+                                                : name + "-" + eb.edition.id + ".epub";
+  EpubOutput out{options.out / file, {}, false, {}};
   EarlierArchive earlier = earlier_archive(options, out.path);
   if (!options.archive_cache.empty()) {
     bool listed = true;  // every entry has its line in the record

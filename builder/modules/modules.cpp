@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 
 namespace bb::modules {
@@ -31,7 +32,18 @@ std::string module_path(Module module) {
                                           BOOKBUILD_XML_MODULE, BOOKBUILD_HIGHLIGHT_MODULE};
   const auto m = static_cast<std::size_t>(module);
   const char* env = std::getenv(variables[m]);
-  return env && *env ? env : built[m];
+  if (env && *env) return env;
+  // An installed tree keeps the modules in <prefix>/lib/bookbuild, found from the executable's place
+  // (<prefix>/bin/bookbuild), so that it works wherever it is moved; a binary in the build folder
+  // loads them from where they were built.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && !exe.empty()) {
+    auto installed =
+        exe.parent_path().parent_path() / "lib" / "bookbuild" / std::filesystem::path(built[m]).filename();
+    if (std::filesystem::is_regular_file(installed, ec)) return installed.string();
+  }
+  return built[m];
 }
 
 void* module_symbol(Module module, const char* symbol, std::string& error) {

@@ -265,7 +265,7 @@ LatexBook write_latex_book(const book::Book& book, const book::EditionBook& eb, 
                            Diagnostics& diags, const fs::path& figure_cache) {
   PlannedLatex plan = plan_latex_book(book, eb, diags, figure_cache, dir);
   write_latex_folder(plan.folder, dir);
-  return {dir / kTexName, std::move(plan.marks), plan.figures};
+  return {dir / kTexName, std::move(plan.marks), plan.figures, {}};
 }
 
 }  // namespace bb::typeset

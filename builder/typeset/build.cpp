@@ -7,6 +7,9 @@
 #include <sstream>
 
 #include "book/output_names.hpp"
+#include "typeset/log_report.hpp"
+#include "typeset/tex_log.hpp"
+#include "typeset/typeset_stamp.hpp"
 #include "output/staging.hpp"
 #include "typeset/xelatex.hpp"
 
@@ -23,7 +26,9 @@ std::optional<StagedLatex> stage_latex(const book::Book& book, const book::Editi
   std::size_t errors = diags.error_count();
   PlannedLatex plan = plan_latex_book(book, eb, diags, output::cache_dir(options.out) / "figures");
   if (diags.error_count() > errors) return std::nullopt;
-  s.result = {s.target / kTexName, std::move(plan.marks), plan.figures};
+  s.result = {s.target / kTexName, std::move(plan.marks), plan.figures, {}};
+  if (fs::path xelatex = xelatex_program(); !xelatex.empty())
+    s.result.key = typeset_key(plan.folder, xelatex);
   // A folder that already holds exactly this is left alone: writing it aside and swapping it in
   // would give the same files, at the price of a link and an unlink per figure.
   if (latex_folder_is(s.target, plan.folder)) {
@@ -55,30 +60,57 @@ std::optional<LatexBook> build_latex(const book::Book& book, const book::Edition
   return commit_latex(*staged, options);
 }
 
-std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBook& eb,
-                                  const BuildOptions& options, Diagnostics& diags) {
-  auto tex = build_latex(book, eb, options, diags);
-  if (!tex) return std::nullopt;
+namespace {
+
+std::string read_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// One line, written whole: editions typeset in parallel each print theirs.
+void print_done(const std::string& edition, const fs::path& pdf, const std::string& how) {
+  std::cerr << ("pdf: " + edition + ": " + pdf.string() + " (" + how + ")\n");
+}
+
+}  // namespace
+
+std::optional<fs::path> typeset_pdf(const book::Book& book, const book::EditionBook& eb, const LatexBook& tex,
+                                    const BuildOptions& options, Diagnostics& diags) {
+  fs::path pdf = options.out / "pdf" / book::output_file(book.config, eb.edition, ".pdf");
+  const TypesetStamp stamp{output::cache_dir(options.out) / "pdf", eb.edition.id};
+  if (auto log = tex.key.empty() ? std::nullopt : stamped_log(stamp, tex.key, pdf)) {
+    report_layout_problems(parse_tex_log(*log), tex.marks, tex.tex, Severity::Warning, diags);
+    if (!options.quiet) print_done(eb.edition.id, pdf, "unchanged, no XeLaTeX pass");
+    return pdf;
+  }
+  forget_stamp(stamp);
   TypesetOptions t;
-  t.dir = tex->tex.parent_path();
-  t.marks = tex->marks;
+  t.dir = tex.tex.parent_path();
+  t.marks = tex.marks;
   t.book_root = book.config.root;
   t.label = eb.edition.id;
   TypesetResult r = typeset(t, diags);
   if (!r.ok) return std::nullopt;
-  std::ifstream in(r.pdf, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  fs::path pdf = options.out / "pdf" / book::output_file(book.config, eb.edition, ".pdf");
+  const std::string bytes = read_file(r.pdf);
   fs::create_directories(pdf.parent_path());
-  output::write_file_atomic(pdf, ss.str());
+  output::write_file_atomic(pdf, bytes);
+  if (!tex.key.empty()) save_stamp(stamp, tex.key, bytes, read_file(t.dir / "book.log"));
   if (!options.quiet) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f s", r.seconds);
-    std::cerr << "pdf: " << eb.edition.id << ": " << pdf.string() << " (" << r.passes << " XeLaTeX pass"
-              << (r.passes == 1 ? "" : "es") << ", " << seconds << ")\n";
+    print_done(eb.edition.id, pdf,
+               std::to_string(r.passes) + " XeLaTeX pass" + (r.passes == 1 ? "" : "es") + ", " + seconds);
   }
   return pdf;
+}
+
+std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBook& eb,
+                                  const BuildOptions& options, Diagnostics& diags) {
+  auto tex = build_latex(book, eb, options, diags);
+  if (!tex) return std::nullopt;
+  return typeset_pdf(book, eb, *tex, options, diags);
 }
 
 }  // namespace bb::typeset

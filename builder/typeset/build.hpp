@@ -40,7 +40,15 @@ std::optional<StagedLatex> stage_latex(const book::Book& book, const book::Editi
                                        const BuildOptions& options, Diagnostics& diags);
 LatexBook commit_latex(StagedLatex& staged, const BuildOptions& options);
 
-// build_latex, then XeLaTeX, then the PDF written atomically. Returns the PDF's path on success.
+// XeLaTeX on a written LaTeX folder, then the PDF written atomically. None of it when the stamp of the
+// last typesetting says the PDF is already made from these very files (typeset_stamp.hpp): its layout
+// warnings are then reported again from the log it kept. Safe to run for several editions at once in
+// separate threads, each with its own `diags`. Returns the PDF's path on success.
+std::optional<std::filesystem::path> typeset_pdf(const book::Book& book, const book::EditionBook& edition,
+                                                 const LatexBook& tex, const BuildOptions& options,
+                                                 Diagnostics& diags);
+
+// build_latex, then typeset_pdf.
 std::optional<std::filesystem::path> build_pdf(const book::Book& book, const book::EditionBook& edition,
                                                const BuildOptions& options, Diagnostics& diags);
 

@@ -40,7 +40,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   ProcessResult result;
   if (argv.empty()) return result;
   int fds[2];
-  if (pipe(fds) != 0) return result;
+  // Close-on-exec: a program started meanwhile by another thread (editions typeset in parallel) must
+  // not hold this pipe open, or this read would wait for that program too.
+  if (pipe2(fds, O_CLOEXEC) != 0) return result;
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);

@@ -51,6 +51,22 @@ fs::path require_xelatex() {
   return xelatex;
 }
 
+namespace {
+
+// TeX's files that one pass writes and the next reads: labels and pages, the contents, the outlines.
+std::string carried_over(const fs::path& dir) {
+  std::string all;
+  for (const char* name : {"book.aux", "book.toc", "book.out"}) {
+    std::ifstream in(dir / name, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    all += std::to_string(ss.str().size()) + ":" + ss.str();
+  }
+  return all;
+}
+
+}  // namespace
+
 TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags) {
   TypesetResult result;
   fs::path xelatex = require_xelatex();
@@ -62,6 +78,7 @@ TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags) {
   // Unwrapped log lines, so that messages and file names can be read whole.
   po.env = {{"max_print_line", "100000"}, {"error_line", "254"}, {"half_error_line", "238"}};
   for (int pass = 1; pass <= options.max_passes; ++pass) {
+    const std::string before = carried_over(options.dir);
     auto start = std::chrono::steady_clock::now();
     progress().status("pdf " + options.label,
                       "xelatex pass " + std::to_string(pass) + "/" + std::to_string(options.max_passes));
@@ -85,7 +102,10 @@ TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags) {
       report_tex_errors(result.log, options.marks, tex, diags);
       return result;
     }
-    if (!result.log.rerun) break;
+    // latexmk's rule: another pass only while the .aux, .toc or .out a pass read differ from those it
+    // wrote. Started from the last build's files (latex/build.cpp), an edit that moves no label,
+    // heading or page break settles in one pass.
+    if (carried_over(options.dir) == before) break;
   }
   // A reference to a missing label prints "??" in the PDF: an error, and no PDF. Lines into the
   // margin are warnings here; `check pdf` makes them errors.

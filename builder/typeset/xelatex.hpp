@@ -35,9 +35,10 @@ std::filesystem::path xelatex_program();
 std::filesystem::path require_xelatex();
 
 // Runs `xelatex -interaction=nonstopmode -halt-on-error -file-line-error` up to max_passes times,
-// while the log asks for a rerun. A TeX error becomes an error diagnostic at the manuscript place of
-// the failing book.tex line, with TeX's message and the book.tex line in it; so does a reference to a
-// label that does not exist (ok is then false). Boxes over kOverfullTolerancePt are warnings.
+// while a pass changes the .aux, .toc or .out it read (latexmk's rule). A TeX error becomes an error
+// diagnostic at the manuscript place of the failing book.tex line, with TeX's message and the book.tex line
+// in it; so does a reference to a label that does not exist (ok is then false). Boxes over
+// kOverfullTolerancePt are warnings.
 TypesetResult typeset(const TypesetOptions& options, Diagnostics& diags);
 
 // Turns TeX errors into diagnostics at manuscript places (exposed for tests).

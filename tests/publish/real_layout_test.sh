@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The real book's layout with no book.toml (../shared/corpus): `bookbuild build` writes the site and an
+# EPUB (and, with XeLaTeX, a PDF) per edition found, under the names the real book's releases use.
+# Usage: real_layout_test.sh BOOKBUILD CORPUS_DIR. Exits 77 without the corpus.
+set -euo pipefail
+bookbuild="$1" corpus="$2"
+[[ -d "$corpus/zh-tw" && -d "$corpus/upstream" ]] || { echo "no corpus at $corpus: skipped"; exit 77; }
+# The corpus's calc data may be a Git LFS pointer, not JSON: every command that loads the book then
+# stops at it (`site` as well), so there is nothing this test can build.
+for c in zh-tw upstream; do
+  if head -c 40 "$corpus/$c/calculations/scenarios/book.json" 2>/dev/null | grep -q '^version https://git-lfs'; then
+    echo "$corpus/$c/calculations/scenarios/book.json is a Git LFS pointer: skipped"
+    exit 77
+  fi
+done
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() { [[ -f "$1" ]] || { echo "missing: $1"; fail=1; }; }
+BOOKBUILD_RUN_RECORD=0 "$bookbuild" -q --book "$corpus/zh-tw" --out "$tmp/zh-tw" build --no-pdf
+expect "$tmp/zh-tw/epub/AI-Infra-Book-ZH-TW.epub"
+expect "$tmp/zh-tw/site/index.html"
+expect "$tmp/zh-tw/site/downloads/AI-Infra-Book-ZH-TW.epub"
+BOOKBUILD_RUN_RECORD=0 "$bookbuild" -q --book "$corpus/upstream" --out "$tmp/upstream" build --no-pdf
+expect "$tmp/upstream/epub/AI-Infra-Book.epub"
+expect "$tmp/upstream/epub/AI-Infra-Book-EN.epub"
+expect "$tmp/upstream/site/en/index.html"
+grep -q 'downloads/AI-Infra-Book-EN.epub' "$tmp/upstream/site/en/index.html" || { echo "no download link"; fail=1; }
+exit $fail
