@@ -19,11 +19,11 @@
 #include "cli/commands.hpp"
 #include "epub/epub.hpp"
 #include "highlight/highlight.hpp"
-#include "latex/build.hpp"
-#include "latex/xelatex.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
 #include "site/site.hpp"
+#include "typeset/build.hpp"
+#include "typeset/xelatex.hpp"
 
 namespace bb::cli {
 

@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "book/output_names.hpp"
+#include "output/staging.hpp"
 #include "typeset/log_report.hpp"
 #include "typeset/tex_log.hpp"
 #include "typeset/typeset_stamp.hpp"
-#include "output/staging.hpp"
 #include "typeset/xelatex.hpp"
 
 namespace bb::typeset {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "latex/book_tex.hpp"
+#include "typeset/book_tex.hpp"
 
 namespace bb::typeset {
 
