@@ -372,7 +372,7 @@ HttpResponse respond_static(const fs::path& root, const HttpRequest& request) {
   res.head = status_line(res.status) + "Content-Type: " + type +
              "\r\nContent-Length: " + std::to_string(res.length) + "\r\n" + extra +
              "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n" +
-             content_security_policy_header(type, *body) + (res.close ? "Connection: close\r\n" : "") +
+             site::content_security_policy_header(type, *body) + (res.close ? "Connection: close\r\n" : "") +
              "\r\n";
   res.body = std::move(body);
   if (head_only) res.length = 0;
