@@ -5,23 +5,17 @@
 set -euo pipefail
 bookbuild="$1" corpus="$2"
 [[ -d "$corpus/zh-tw" && -d "$corpus/upstream" ]] || { echo "no corpus at $corpus: skipped"; exit 77; }
-# The corpus's calc data may be a Git LFS pointer, not JSON: every command that loads the book then
-# stops at it (`site` as well), so there is nothing this test can build.
-for c in zh-tw upstream; do
-  if head -c 40 "$corpus/$c/calculations/scenarios/book.json" 2>/dev/null | grep -q '^version https://git-lfs'; then
-    echo "$corpus/$c/calculations/scenarios/book.json is a Git LFS pointer: skipped"
-    exit 77
-  fi
-done
+# The corpus's scenarios/book.json is a Git LFS pointer, as in a clone without LFS: a warning, and
+# the book builds (docs/numbers.md).
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 expect() { [[ -f "$1" ]] || { echo "missing: $1"; fail=1; }; }
-BOOKBUILD_RUN_RECORD=0 "$bookbuild" -q --book "$corpus/zh-tw" --out "$tmp/zh-tw" build --no-pdf
+BOOKBUILD_RUN_RECORD=0 "$bookbuild" -q --book "$corpus/zh-tw" --out "$tmp/zh-tw" build --no-pdf 2>>"$tmp/log" || { tail -20 "$tmp/log"; exit 1; }
 expect "$tmp/zh-tw/epub/AI-Infra-Book-ZH-TW.epub"
 expect "$tmp/zh-tw/site/index.html"
 expect "$tmp/zh-tw/site/downloads/AI-Infra-Book-ZH-TW.epub"
-BOOKBUILD_RUN_RECORD=0 "$bookbuild" -q --book "$corpus/upstream" --out "$tmp/upstream" build --no-pdf
+BOOKBUILD_RUN_RECORD=0 "$bookbuild" -q --book "$corpus/upstream" --out "$tmp/upstream" build --no-pdf 2>>"$tmp/log" || { tail -20 "$tmp/log"; exit 1; }
 expect "$tmp/upstream/epub/AI-Infra-Book.epub"
 expect "$tmp/upstream/epub/AI-Infra-Book-EN.epub"
 expect "$tmp/upstream/site/en/index.html"
