@@ -13,6 +13,13 @@ namespace bb::charts {
 
 namespace {
 
+// The data table's first column header: the x axis's label, or the language's word for it when the
+// axis has none (a header cell left empty is one a screen reader cannot announce).
+std::string first_header(Canvas& c, const Text& label) {
+  std::string h = c.say(label);
+  return h.empty() ? lang::language(c.env.lang).word("chart.category") : h;
+}
+
 std::string series_class(std::size_t i) {
   return "s" + std::to_string(i % 8);
 }
@@ -67,7 +74,7 @@ void draw_bar(Canvas& c) {
   const double band = (c.right - c.left) / static_cast<double>(std::max<std::size_t>(1, s.categories.size()));
   const double groups = s.stacked ? 1.0 : static_cast<double>(std::max<std::size_t>(1, s.series.size()));
   const double bar = band * 0.7 / groups;
-  c.table.header.push_back(c.say(s.x.label));
+  c.table.header.push_back(first_header(c, s.x.label));
   for (const auto& ser : s.series) c.table.header.push_back(c.say(ser.name));
   for (std::size_t i = 0; i < s.categories.size(); ++i) {
     std::string name = c.say(s.categories[i]);
@@ -115,7 +122,7 @@ void draw_xy(Canvas& c, bool lines) {
   Scale y = make_scale(ry.lo, ry.hi, s.y);
   c.frame(x, y);
   c.axes(x, y);
-  c.table.header = {c.say(s.x.label)};
+  c.table.header = {first_header(c, s.x.label)};
   for (const auto& ser : s.series) c.table.header.push_back(c.say(ser.name));
   for (std::size_t k = 0; k < data.size(); ++k) {
     std::vector<std::pair<double, double>> px;

@@ -16,8 +16,9 @@ trap 'rm -rf "$out"' EXIT
 start=$SECONDS
 "$bookbuild" --book "$source_dir" --out "$out/repo" pdf --edition zh --edition en
 "$bookbuild" --book "$source_dir" --out "$out/repo" check pdf --edition zh --edition en
-for e in zh en; do
-  test -s "$out/repo/pdf/bookbuild-$e.pdf" || { echo "missing bookbuild-$e.pdf"; exit 1; }
+# Under this book's download names (book.toml `download-name`).
+for f in AI-Infra-Book.pdf AI-Infra-Book-EN.pdf; do
+  test -s "$out/repo/pdf/$f" || { echo "missing $f"; exit 1; }
 done
 
 # The fixture book: an SVG figure, a table, footnotes, a callout and math in both editions.
