@@ -202,7 +202,9 @@ class HtmlWriter {
       }
       out_ += "<tr>";
       for (std::size_t i = 0; i < row.children.size(); ++i) {
-        const char* tag = header ? "th" : "td";
+        // An empty header cell (the corner of a two-way table) heads nothing: a `td`, so that no
+        // reader announces an empty header (axe/Ace: empty-table-header).
+        const char* tag = header && !blank_cell(row.children[i]) ? "th" : "td";
         out_ += "<";
         out_ += tag;
         doc::Align a = i < n.aligns().size() ? n.aligns()[i] : doc::Align::None;
@@ -222,6 +224,16 @@ class HtmlWriter {
     else if (in_head)
       out_ += "</thead>\n";
     out_ += "</table></div>\n";
+  }
+
+  static bool blank_cell(const Node& cell) {
+    bool blank = true;
+    doc::walk(cell, [&](const Node& x) {
+      if (x.kind == Kind::Image || x.kind == Kind::InlineMath || x.kind == Kind::CalcNumber) blank = false;
+    });
+    if (!blank) return false;
+    const std::string t = doc::plain_text(cell.children);
+    return t.find_first_not_of(" \t\n\xC2\xA0") == std::string::npos;
   }
 
   // The label and number of a caption, e.g. "图 4-1" (set by the numbering filter as attr "label").
