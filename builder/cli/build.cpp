@@ -88,23 +88,11 @@ void typeset_all(const book::Book& book, std::deque<PdfJob>& jobs, const typeset
   for (auto& t : threads) t.join();
 }
 
-epub::EpubOptions epub_options(const Context& ctx, const BookSession& s) {
-  epub::EpubOptions o;
-  o.out = ctx.global.out_dir / "epub";
-  o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
-  o.archive_cache = output::cache_dir(ctx.global.out_dir) / "epub";
-  o.quiet = ctx.global.quiet;
-  o.repository = s.resolution.repository;
-  o.math = [](const doc::Node& n, Diagnostics&) {
-    return epub::MathMarkup{math::to_mathml_cached(n.text, n.kind == doc::Kind::DisplayMath).mathml, true};
-  };
-  return o;
-}
-
 // The EPUBs, from copies of the chapter trees (the EPUB writer rewrites the trees it is given, and the
 // site is rendered from the same book afterwards).
 std::vector<fs::path> write_epubs(const Context& ctx, BookSession& s, BuildRecord& record) {
-  epub::EpubOptions o = epub_options(ctx, s);
+  epub::EpubOptions o = epub_options(ctx);
+  o.repository = s.resolution.repository;
   const std::time_t modified = epub::source_time(*s.book, o);
   std::vector<epub::EpubOutput> outputs;
   for (auto& eb : s.book->editions) {

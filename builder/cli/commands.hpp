@@ -12,6 +12,10 @@ namespace CLI {
 class App;
 }
 
+namespace bb::epub {
+struct EpubOptions;
+}  // namespace bb::epub
+
 namespace bb::cli {
 
 // Options every subcommand accepts, parsed before the subcommand runs.
@@ -54,6 +58,8 @@ void add_edition_option(CLI::App* sub, std::vector<std::string>& editions);
 void define_build_command(CLI::App* sub, Context& ctx);
 void define_site_command(CLI::App* sub, Context& ctx);
 void define_epub_command(CLI::App* sub, Context& ctx);
+// The EPUB options every command that writes EPUBs starts from (out folder, caches, MathML).
+epub::EpubOptions epub_options(const Context& ctx);
 void define_latex_command(CLI::App* sub, Context& ctx);
 void define_pdf_command(CLI::App* sub, Context& ctx);
 void define_check_command(CLI::App* sub, Context& ctx);

@@ -25,14 +25,20 @@ struct EpubCommand {
 
 // MathML from builder/math. Unsupported TeX was already reported at its place by the formula check
 // (filters/math_check.cpp), which stops the build before any writer runs.
-epub::MathRenderer math_renderer() {
-  return [](const doc::Node& n, Diagnostics&) {
+}  // namespace
+
+epub::EpubOptions epub_options(const Context& ctx) {
+  epub::EpubOptions o;
+  o.out = ctx.global.out_dir / "epub";
+  o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
+  o.archive_cache = output::cache_dir(ctx.global.out_dir) / "epub";
+  o.quiet = ctx.global.quiet;
+  o.math = [](const doc::Node& n, Diagnostics&) {
     const auto& r = math::to_mathml_cached(n.text, n.kind == doc::Kind::DisplayMath);
     return epub::MathMarkup{r.mathml, true};
   };
+  return o;
 }
-
-}  // namespace
 
 void define_epub_command(CLI::App* sub, Context& ctx) {
   auto opt = std::make_shared<EpubCommand>();
@@ -51,14 +57,9 @@ void define_epub_command(CLI::App* sub, Context& ctx) {
     BookSession s("epub");
     use_output_caches(ctx);
     std::vector<std::string> only = opt->all ? std::vector<std::string>{} : opt->editions;
-    epub::EpubOptions o;
-    o.out = ctx.global.out_dir / "epub";
-    o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
-    o.archive_cache = output::cache_dir(ctx.global.out_dir) / "epub";
+    epub::EpubOptions o = epub_options(ctx);
     o.name = opt->name;
     if (!opt->cover.empty()) o.cover = std::filesystem::absolute(opt->cover);
-    o.math = math_renderer();
-    o.quiet = ctx.global.quiet;
     std::optional<std::time_t> modified;
     std::vector<epub::EpubOutput> outputs;  // zipped, held until every edition is known to be clean
     // One edition at a time: its trees are dropped once its EPUB is zipped.

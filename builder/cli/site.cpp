@@ -50,15 +50,8 @@ bool build_downloads(const Context& ctx, const SiteCommand& opt) {
   if (s.load(ctx, opt.editions) && !s.diags.has_errors()) {
     for (const auto& eb : s.book->editions)
       typeset::build_pdf(*s.book, eb, {ctx.global.out_dir, ctx.global.quiet}, s.diags);
-    epub::EpubOptions o;
-    o.out = ctx.global.out_dir / "epub";
-    o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
-    o.archive_cache = output::cache_dir(ctx.global.out_dir) / "epub";
-    o.quiet = ctx.global.quiet;
+    epub::EpubOptions o = epub_options(ctx);
     o.repository = s.resolution.repository;
-    o.math = [](const doc::Node& n, Diagnostics&) {
-      return epub::MathMarkup{math::to_mathml_cached(n.text, n.kind == doc::Kind::DisplayMath).mathml, true};
-    };
     epub::build_epubs(std::move(*s.book), o, s.diags);
   }
   return s.report(ctx) == 0;
