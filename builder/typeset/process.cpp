@@ -1,4 +1,4 @@
-// fork/exec with a pipe for standard output, a poll loop for the timeout, and the child in its own
+// posix_spawn with a pipe for standard output, a poll loop for the timeout, and the child in its own
 // process group so that a timeout ends it with everything it started.
 #include "typeset/process.hpp"
 #include "inputs/inputs.hpp"
@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +37,35 @@ std::optional<fs::path> find_program(const std::string& name) {
   return std::nullopt;
 }
 
+namespace {
+
+// The environment of the child: this process's, with `extra` set over it. Built before the child
+// exists: between fork and exec a multithreaded process may not allocate (another thread can hold the
+// allocator's lock at the fork, and the child would wait for it for ever).
+std::vector<std::string> child_environment(const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry = *e;
+    std::string key = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const auto& [k, v] : extra) replaced = replaced || k == key;
+    if (!replaced) env.push_back(std::move(entry));
+  }
+  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
+  return env;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+// posix_spawn, not fork: bookbuild typesets editions on several threads, and posix_spawn does in the
+// child only what it is told (no allocation, no locks) before the exec.
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
   ProcessResult result;
   if (argv.empty()) return result;
@@ -43,43 +73,48 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   // Close-on-exec: a program started meanwhile by another thread (editions typeset in parallel) must
   // not hold this pipe open, or this read would wait for that program too.
   if (pipe2(fds, O_CLOEXEC) != 0) return result;
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  std::vector<std::string> arg_strings(argv.begin(), argv.end());
+  std::vector<std::string> env_strings = child_environment(options.env);
+  std::vector<char*> args = pointers(arg_strings), envp = pointers(env_strings);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attr);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  if (options.capture)
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  else
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  // glibc 2.29+: the working directory of the child alone, not of this process's other threads.
+  if (!options.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.cwd.c_str());
+  // Its own process group, so that a timeout ends it with everything it started.
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
 
   inputs::spoil();  // what another program reads is not known
-  pid_t pid = fork();
-  if (pid < 0) {
+  pid_t pid = -1;
+  int spawned = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  close(fds[1]);
+  if (spawned != 0) {
     close(fds[0]);
-    close(fds[1]);
+    result.exit_code = 127;  // as a shell reports a program it could not run
     return result;
   }
-  if (pid == 0) {
-    setpgid(0, 0);
-    int devnull = open("/dev/null", O_RDWR);
-    dup2(devnull, STDIN_FILENO);
-    dup2(options.capture ? fds[1] : devnull, STDOUT_FILENO);
-    dup2(devnull, STDERR_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(127);
-    for (const auto& [k, v] : options.env) setenv(k.c_str(), v.c_str(), 1);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  close(fds[1]);
   auto deadline = std::chrono::steady_clock::now() + options.timeout;
   char buf[4096];
   bool open_pipe = true;
   while (open_pipe) {
-    int wait_ms = 200;
     if (options.timeout.count() > 0 && std::chrono::steady_clock::now() > deadline) {
       kill(-pid, SIGKILL);
       result.timed_out = true;
       break;
     }
     pollfd p{fds[0], POLLIN, 0};
-    int r = poll(&p, 1, wait_ms);
+    int r = poll(&p, 1, 200);
     if (r > 0) {
       ssize_t n = read(fds[0], buf, sizeof buf);
       if (n <= 0)
