@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "doc/tree.hpp"
+#include "search/tokenizer.hpp"
 
 namespace bb::search {
 
@@ -57,29 +58,5 @@ SearchStats build_search_index(const std::vector<SearchSection>& sections, const
 // level-2 or level-3 heading. Text of blocks is joined by spaces; code and math are kept as text.
 std::vector<SearchSection> search_sections(const doc::Node& chapter_root, const std::string& page,
                                            const std::string& chapter_title);
-
-// --- The tokeniser, shared rule with website/search.js (exposed for tests). ---
-
-// The comparison form of a text: NFC, then every code point c replaced by lowercase(NFKC(c)).
-// Folding code point by code point keeps a map back to the original text for highlighting.
-std::u32string fold(std::string_view utf8);
-
-// Letters, digits and marks (Unicode L, N, M) that are not CJK: the characters of words.
-bool is_word_char(char32_t c);
-
-enum class TokenKind { Word, Bigram, Unigram };
-// "word", "bigram" or "unigram": the kinds as the tests and tools print them.
-const char* token_kind_name(TokenKind k);
-
-struct Token {
-  std::string text;  // UTF-8 of the folded token
-  TokenKind kind = TokenKind::Word;
-  bool operator==(const Token&) const = default;
-};
-
-// The index terms of a text: every word; every overlapping pair of adjacent CJK characters; and the
-// last character of each CJK run as a unigram (so that a one-character query finds every character
-// as the first of a bigram or as a run's last character).
-std::vector<Token> tokenize(std::string_view utf8);
 
 }  // namespace bb::search
