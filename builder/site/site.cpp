@@ -22,6 +22,7 @@
 #include "site/markdown_home.hpp"
 #include "site/meta.hpp"
 #include "site/redirects.hpp"
+#include "site/site_output.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
 #include "writers/template.hpp"
@@ -510,49 +511,6 @@ void render_search(const book::Book& book, const SiteOptions& options, SiteFiles
 
 bool is_search_file(const std::string& rel) {
   return rel.starts_with("search/") || rel.find("/search/") != std::string::npos;
-}
-
-namespace {
-
-// Generated files into the staged folder `staged` of the site at `out`.
-void write_generated(const std::map<std::string, std::string>& generated, const fs::path& out,
-                     const fs::path& staged) {
-  for (const auto& [rel, content] : generated) {
-    // A file identical to the one the previous build wrote is linked to it instead of written again:
-    // most of a rebuild is unchanged, and creating hundreds of fresh inodes costs more than reading.
-    fs::path previous = out / rel;
-    fs::path dest = staged / rel;
-    if (output::holds(previous, content)) {
-      std::error_code ec;
-      fs::create_directories(dest.parent_path());
-      fs::create_hard_link(previous, dest, ec);
-      if (!ec) continue;
-    }
-    output::write_file(dest, content);
-  }
-}
-
-void write_copied(const std::map<std::string, fs::path>& copied, const fs::path& staged) {
-  for (const auto& [rel, src] : copied) {
-    fs::path dest = staged / rel;
-    fs::create_directories(dest.parent_path());
-    output::link_or_copy(src, dest);
-  }
-}
-
-std::size_t count_pages(const std::map<std::string, std::string>& generated) {
-  std::size_t pages = 0;
-  for (const auto& [rel, content] : generated) pages += rel.ends_with(".html");
-  return pages;
-}
-
-}  // namespace
-
-void write_site(const SiteFiles& files, const fs::path& out) {
-  output::StagedDir staged(out);
-  write_generated(files.generated, out, staged.path());
-  write_copied(files.copied, staged.path());
-  staged.commit();
 }
 
 struct SiteWriter::State {
