@@ -8,7 +8,7 @@ find_package(PkgConfig REQUIRED)
 # with none 2.2 ms (docs/benchmarks.md, "Seventh session"). So the libraries every run uses come from
 # the static archives Debian ships in their -dev packages, when there are (as GNU Nettle below):
 # cmark-gfm, ICU's common library and its data, toml++ (compiled here from its headers,
-# builder/lang/toml_impl.cpp), and the C++ runtime (-static-libstdc++ on the executable). The
+# builder/tomlfile/impl.cpp), and the C++ runtime (-static-libstdc++ on the executable). The
 # modules (modules/modules.hpp) keep their shared libraries: they load only when needed. Sanitizer
 # and fuzzing builds link everything shared, as the sanitizers expect.
 option(BOOKBUILD_STATIC_LIBS "Link the libraries every run uses statically into bookbuild" ON)
@@ -37,7 +37,7 @@ find_package(ZLIB REQUIRED)  # the EPUB writer deflates entries itself, in paral
 find_package(pugixml REQUIRED)
 # libgit2: the book's repository (HEAD's commit for "view source" links), builder/repo.
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
-# toml++ from its headers, compiled once in builder/lang/toml_impl.cpp (TOML_IMPLEMENTATION) rather
+# toml++ from its headers, compiled once in builder/tomlfile/impl.cpp (TOML_IMPLEMENTATION) rather
 # than from Debian's libtomlplusplus.so, which would load the shared C++ runtime again.
 find_path(TOMLPLUSPLUS_INCLUDE_DIR toml++/toml.h REQUIRED)
 add_library(bookbuild_toml INTERFACE)

@@ -2,12 +2,12 @@
 // each problem is reported at its own line (all of them in one run).
 #include "charts/spec.hpp"
 
-#include <toml++/toml.h>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "inputs/inputs.hpp"
+#include "tomlfile/parse.hpp"
 
 namespace bb::charts {
 
@@ -272,14 +272,12 @@ class Reader {
 }  // namespace
 
 std::optional<Spec> parse_spec(std::string_view text, const std::filesystem::path& file, Diagnostics& diags) {
-  toml::table root;
-  try {
-    root = toml::parse(text, file.string());
-  } catch (const toml::parse_error& e) {
-    diags.error({file, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
-                std::string(e.description()));
+  auto parsed = tomlfile::parse(text, file);
+  if (!parsed.error.empty()) {
+    diags.error({file, parsed.line, parsed.col}, parsed.error);
     return std::nullopt;
   }
+  const toml::table& root = parsed.table;
   return Reader(file, diags).read(root);
 }
 

@@ -1,8 +1,6 @@
 // Loading languages/*.toml (toml++) once per process, and matching BCP 47 tags to them.
 #include "lang/language.hpp"
 
-#include <toml++/toml.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +17,7 @@
 #include "text/binary.hpp"
 #include "text/digest.hpp"
 #include "text/unicode.hpp"
+#include "tomlfile/parse.hpp"
 
 namespace bb::lang {
 
@@ -64,13 +63,12 @@ void read_words(const toml::table& t, const std::string& prefix, Language& l, co
 }
 
 Language load(const fs::path& file) {
-  toml::table t;
-  try {
-    t = toml::parse(assets::read_data_file(file), file.string());
-  } catch (const toml::parse_error& e) {
-    throw FatalError(file.string() + ":" + std::to_string(e.source().begin.line) + ": " +
-                     std::string(e.description()));
-  }
+  const std::string text = assets::read_data_file(file);
+  auto parsed = tomlfile::parse(text, file);
+  if (!parsed.error.empty())
+    throw FatalError(file.string() + ":" + std::to_string(parsed.line) + ":" + std::to_string(parsed.col) +
+                     ": " + parsed.error);
+  const toml::table& t = parsed.table;
   Language l;
   l.family = file.stem().string();
   l.name = t["name"].value_or(l.family);
