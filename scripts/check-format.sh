@@ -4,8 +4,11 @@
 # of its time starting processes (a minute on a busy 2-core machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-report="$(git ls-files -z '*.cpp' '*.hpp' '*.c' '*.h' |
-  xargs -0 -P "$(nproc)" -n 40 clang-format --dry-run --Werror 2>&1 >/dev/null || true)"
+# Tracked files and new ones not yet added (a file written and not yet committed is checked too);
+# ignored ones (build folders, node_modules) and deleted ones left out.
+report="$(git ls-files -z --cached --others --exclude-standard '*.cpp' '*.hpp' '*.c' '*.h' |
+  while IFS= read -r -d '' f; do [[ -f "$f" ]] && printf '%s\0' "$f"; done |
+  xargs -0 -r -P "$(nproc)" -n 40 clang-format --dry-run --Werror 2>&1 >/dev/null || true)"
 bad="$(grep -oE '^[^:]+:[0-9]+:[0-9]+: error:' <<<"$report" | cut -d: -f1 | sort -u || true)"
 if [[ -n "$bad" ]]; then
   sed 's/^/needs clang-format: /' <<<"$bad"
