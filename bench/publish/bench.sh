@@ -50,15 +50,20 @@ edit() {  # one paragraph appended to the source edition's last chapter
 
 echo "bookbuild: $bookbuild; book: $src (${#editions[@]} editions)"
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start (other work on the machine slows both sides)"
-printf '%-10s %12s %12s %12s %12s %9s %9s\n' case "bookbuild s" "cpu s" "peer s" "cpu s" "wall ×" "cpu ×"
+printf '%-10s %12s %12s %12s %12s %9s %9s %10s\n' case "bookbuild s" "cpu s" "peer s" "cpu s" "wall ×" "cpu ×" "peer PDFs"
 row() {
   local name="$1" b p
   b="$(measure "$bookbuild" -q --book "$book" --out "$out/bb" build)"
+  rm -f "$out"/peer/*.pdf
   p="$(measure bash "$peer")"
+  # The peer's PDFs that Pandoc could typeset: a failed one is timed but is not a PDF (compare rows
+  # only where the peer made them all).
+  local made
+  made="$(find "$out/peer" -name '*.pdf' | wc -l)/${#editions[@]}"
   read -r bw _ bc <<<"$b"
   read -r pw _ pc <<<"$p"
-  awk -v n="$name" -v bw="$bw" -v bc="$bc" -v pw="$pw" -v pc="$pc" \
-    'BEGIN { printf "%-10s %12.2f %12.2f %12.2f %12.2f %9.1f %9.1f\n", n, bw, bc, pw, pc, pw / bw, pc / bc }'
+  awk -v n="$name" -v bw="$bw" -v bc="$bc" -v pw="$pw" -v pc="$pc" -v m="$made" \
+    'BEGIN { printf "%-10s %12.2f %12.2f %12.2f %12.2f %9.1f %9.1f %10s\n", n, bw, bc, pw, pc, pw / bw, pc / bc, m }'
 }
 rm -rf "$out/bb"
 row "empty"
