@@ -120,32 +120,40 @@ void check_scenario(const ModelDims& d, const ForwardScenario& s) {
                 d.id);
 }
 
-}  // namespace
+// The sizes one forward call derives from the model and the scenario, named as the formulas name them.
+struct Sizes {
+  Int B, S, T;      // batch, history, new tokens
+  Int w, a, k, sb;  // bytes per weight, activation, KV and score element
+  Int h, f, L, qh, kh, hd, V;
+  Int m, ctx;             // rows (B*T), context (S+T)
+  Int pairs, rect_pairs;  // causal and rectangular query-key pairs
+  Int head_rows;          // rows through the LM head
+  Int qw, kvw;            // query and key/value widths
+  Int valid, rect, stb;   // valid and rectangular score elements, score tensor bytes
+  bool llama;
+};
 
-ForwardResult compute_forward(const ModelDims& d, const ForwardScenario& s, const Routing* routing) {
-  check_scenario(d, s);
-  if (routing && is_dense(d.adapter))
-    throw Error("model " + d.id + " is dense (" + d.model_type +
-                "): routing options apply only to MoE models");
-  ForwardResult res;
-  res.dims = d;
-  res.scenario = s;
-  if (routing) res.routing = *routing;
+Sizes sizes_of(const ModelDims& d, const ForwardScenario& s) {
+  Sizes z;
+  z.B = s.batch, z.S = s.history, z.T = s.tokens;
+  z.w = s.weight_bytes, z.a = s.activation_bytes, z.k = s.kv_bytes, z.sb = s.score_bytes;
+  z.h = d.hidden, z.f = d.intermediate, z.L = d.layers, z.qh = d.heads, z.kh = d.kv_heads, z.hd = d.head_dim;
+  z.V = d.vocab;
+  z.m = z.B * z.T;
+  z.ctx = z.S + z.T;
+  z.pairs = z.B * (z.T * z.S + z.T * (z.T + 1) / 2);
+  z.rect_pairs = z.m * z.ctx;
+  z.head_rows = s.output_head == "none" ? Int(0) : s.output_head == "last" ? z.B : z.m;
+  z.qw = z.qh * z.hd, z.kvw = z.kh * z.hd;
+  z.valid = z.qh * z.pairs, z.rect = z.qh * z.rect_pairs, z.stb = z.rect * z.sb;
+  z.llama = d.adapter == Adapter::Llama;
+  return z;
+}
 
-  const Int B = s.batch, S = s.history, T = s.tokens;
-  const Int w = s.weight_bytes, a = s.activation_bytes, k = s.kv_bytes, sb = s.score_bytes;
-  const Int h = d.hidden, f = d.intermediate, L = d.layers, qh = d.heads, kh = d.kv_heads, hd = d.head_dim;
-  const Int V = d.vocab;
-  const Int m = B * T;
-  const Int ctx = S + T;
-  const Int pairs = B * (T * S + T * (T + 1) / 2);
-  const Int rect_pairs = m * ctx;
-  const Int head_rows = s.output_head == "none" ? Int(0) : s.output_head == "last" ? B : m;
-  const Int qw = qh * hd, kvw = kh * hd;
-  const Int valid = qh * pairs, rect = qh * rect_pairs, stb = rect * sb;
-  const bool llama = d.adapter == Adapter::Llama;
-
-  GraphBuilder g(d, s);
+// The token embedding and the rotary table, once per call.
+void add_embedding_and_rope(GraphBuilder& g, const Sizes& z) {
+  [[maybe_unused]] const auto& [B, S, T, w, a, k, sb, h, f, L, qh, kh, hd, V, m, ctx, pairs, rect_pairs,
+                                head_rows, qw, kvw, valid, rect, stb, llama] = z;
   {
     Operator& op =
         g.add("embedding", "embedding", 1,
@@ -179,6 +187,23 @@ ForwardResult compute_forward(const ModelDims& d, const ForwardScenario& s, cons
     op.activation_read_bytes = (hd / 2) * 4 + T * 8;
     op.activation_write_bytes = Int(2) * T * hd * a;
   }
+}
+
+void add_residual(GraphBuilder& g, const Sizes& z, const char* name) {
+  [[maybe_unused]] const auto& [B, S, T, w, a, k, sb, h, f, L, qh, kh, hd, V, m, ctx, pairs, rect_pairs,
+                                head_rows, qw, kvw, valid, rect, stb, llama] = z;
+  Operator& op = g.add(name, "residual", L, Json{{"inputs_each", shape({m, h})}, {"output", shape({m, h})}},
+                       "Elementwise add of the block output to the residual stream.");
+  op.scalar_flops = m * h;
+  op.activation_read_bytes = Int(2) * m * h * a;
+  op.activation_write_bytes = m * h * a;
+}
+
+// A layer's attention half: norm, projections, rotary, KV append, scores, softmax, PV, output
+// projection, residual and the post-attention norm.
+void add_attention(GraphBuilder& g, const Sizes& z) {
+  [[maybe_unused]] const auto& [B, S, T, w, a, k, sb, h, f, L, qh, kh, hd, V, m, ctx, pairs, rect_pairs,
+                                head_rows, qw, kvw, valid, rect, stb, llama] = z;
   g.rmsnorm("input_layernorm", m, h, L);
   g.linear("q_proj", m, h, qw, L);
   g.linear("k_proj", m, h, kvw, L);
@@ -236,148 +261,149 @@ ForwardResult compute_forward(const ModelDims& d, const ForwardScenario& s, cons
     op.activation_write_bytes = m * qw * a;
   }
   g.linear("o_proj", m, qw, h, L);
-  auto residual = [&](const char* name) {
-    Operator& op = g.add(name, "residual", L, Json{{"inputs_each", shape({m, h})}, {"output", shape({m, h})}},
-                         "Elementwise add of the block output to the residual stream.");
-    op.scalar_flops = m * h;
-    op.activation_read_bytes = Int(2) * m * h * a;
-    op.activation_write_bytes = m * h * a;
-  };
-  residual("attention_residual");
+  add_residual(g, z, "attention_residual");
   g.rmsnorm("post_attention_layernorm", m, h, L);
+}
 
+// A MoE layer's feed-forward half: router, routing, the routed experts' grouped GEMMs; returns the
+// MoE figures of the summary and sets `counts` to the rows each expert gets.
+Json add_moe(GraphBuilder& g, const ModelDims& d, const Sizes& z, const Routing* routing,
+             std::vector<Int>& counts) {
+  [[maybe_unused]] const auto& [B, S, T, w, a, k, sb, h, f, L, qh, kh, hd, V, m, ctx, pairs, rect_pairs,
+                                head_rows, qw, kvw, valid, rect, stb, llama] = z;
   Json moe_summary = Json::object();
-  Int expert_params = 0;
-  if (d.adapter == Adapter::Qwen3Moe) {
-    const Int E = d.experts, K = d.top_k, fe = d.expert_intermediate;
-    Routing r = routing ? *routing : Routing{};
-    std::vector<Int> counts = histogram(d, m, r);
-    Int A = 0, U = 0;
-    for (Int c : counts) {
-      A += c;
-      if (c > 0) U += 1;
-    }
-    g.linear("router", m, h, E, L);
-    {
-      Operator& op = g.add("router_softmax", "router", L, Json{{"logits", shape({m, E})}},
-                           "FP32 softmax over all experts per token.");
-      op.scalar_flops = m * (Int(3) * E - 1);
-      add_special(op.special_ops, "exp", m * E);
-      add_special(op.special_ops, "compare_max", m * (E - 1));
-      op.activation_read_bytes = m * E * a;
-      op.activation_write_bytes = m * E * 4;
-    }
-    {
-      Operator& op = g.add("router_topk", "router", L,
-                           Json{{"probabilities", shape({m, E})}, {"selected", shape({m, K})}},
-                           "Selection only: no FLOPs; FP32 values and int64 indices written.");
-      add_special(op.special_ops, "topk_rows", m);
-      add_special(op.special_ops, "topk_candidates", m * E);
-      op.activation_read_bytes = m * E * 4;
-      op.activation_write_bytes = m * K * (4 + 8);
-    }
-    {
-      Operator& op = g.add(d.norm_topk_prob ? "router_renormalize_cast" : "router_cast", "router", L,
-                           Json{{"weights", shape({m, K})}},
-                           "Top-k weights renormalized to sum 1 (when norm_topk_prob) and cast to the "
-                           "activation type.");
-      if (d.norm_topk_prob) op.scalar_flops = m * (Int(2) * K - 1);
-      op.activation_read_bytes = m * K * 4;
-      op.activation_write_bytes = m * K * a;
-    }
-    {
-      Operator& op = g.add("routing_one_hot", "routing", L, Json{{"mask", shape({E, K, m})}},
-                           "int64 one-hot expert mask, as the reference implementation builds it.");
-      op.activation_read_bytes = m * K * 8;
-      op.activation_write_bytes = m * K * E * 8;
-    }
-    {
-      Operator& op = g.add("routing_where", "routing", L, Json{{"mask", shape({E, K, m})}},
-                           "Per-expert scan of the mask producing (slot, token) int64 index pairs.");
-      op.activation_read_bytes = m * K * E * 8;
-      op.activation_write_bytes = A * 16;
-    }
-    {
-      Operator& op = g.add("expert_gather", "moe", L, Json{{"rows", shape({A, h})}},
-                           "Token rows gathered once per assignment.");
-      op.activation_read_bytes = A * 8 + A * h * a;
-      op.activation_write_bytes = A * h * a;
-    }
-    auto expert_linear = [&](const char* name, Int K_, Int N_) {
-      Operator& op = g.add(name, "linear", L,
-                           Json{{"input", shape({A, K_})},
-                                {"weight_math_each", shape({K_, N_})},
-                                {"weight_storage_each", shape({N_, K_})},
-                                {"output", shape({A, N_})},
-                                {"experts_used", U.value()}},
-                           "Grouped GEMM over routed rows; each used expert's weight is read once.");
-      op.matrix_flops = Int(2) * A * K_ * N_;
-      op.weight_read_bytes = U * K_ * N_ * w;
-      op.activation_read_bytes = A * K_ * a;
-      op.activation_write_bytes = A * N_ * a;
-    };
-    expert_linear("expert_gate_proj", h, fe);
-    expert_linear("expert_up_proj", h, fe);
-    {
-      Operator& op = g.add("expert_silu_mul", "activation", L,
-                           Json{{"gate", shape({A, fe})}, {"up", shape({A, fe})}, {"output", shape({A, fe})}},
-                           "SiLU(gate) * up on routed rows.");
-      op.scalar_flops = Int(4) * A * fe;
-      add_special(op.special_ops, "exp", A * fe);
-      add_special(op.special_ops, "negate", A * fe);
-      op.activation_read_bytes = Int(2) * A * fe * a;
-      op.activation_write_bytes = A * fe * a;
-    }
-    expert_linear("expert_down_proj", fe, h);
-    {
-      Operator& op = g.add("expert_probability_multiply", "moe", L, Json{{"rows", shape({A, h})}},
-                           "Expert output scaled by its routing weight (indexed by slot and token).");
-      op.scalar_flops = A * h;
-      op.activation_read_bytes = A * h * a + A * a + A * 16;
-      op.activation_write_bytes = A * h * a;
-    }
-    {
-      Operator& op = g.add("expert_output_zero", "moe", L, Json{{"output", shape({m, h})}},
-                           "Zero-initialized accumulation buffer.");
-      op.activation_write_bytes = m * h * a;
-    }
-    {
-      Operator& op =
-          g.add("expert_index_add", "moe", L, Json{{"rows", shape({A, h})}, {"output", shape({m, h})}},
-                "index_add_ into the token rows: reads source and destination rows.");
-      op.scalar_flops = A * h;
-      op.activation_read_bytes = A * 8 + Int(2) * A * h * a;
-      op.activation_write_bytes = A * h * a;
-    }
-    expert_params = E * h + Int(3) * E * h * fe;
-    moe_summary["expert_assignments_per_layer"] = A.value();
-    moe_summary["expert_union_per_layer"] = U.value();
-    moe_summary["routed_expert_total_parameters"] = (Int(3) * L * E * h * fe).value();
-    moe_summary["routed_expert_active_parameters_per_token"] = (Int(3) * L * K * h * fe).value();
-    moe_summary["routed_expert_matrix_flops"] = (Int(6) * L * m * K * h * fe).value();
-    moe_summary["routed_expert_unique_weight_payload_bytes"] = (Int(3) * L * U * h * fe * w).value();
-    moe_summary["router_matrix_flops"] = (Int(2) * L * m * h * E).value();
-    res.routing.counts = counts;
-  } else {
-    g.linear("gate_proj", m, h, f, L);
-    g.linear("up_proj", m, h, f, L);
-    Operator& op = g.add("silu_mul", "activation", L,
-                         Json{{"gate", shape({m, f})}, {"up", shape({m, f})}, {"output", shape({m, f})}},
-                         "SiLU(gate) * up: x/(1+exp(-x)) then a multiply.");
-    op.scalar_flops = Int(4) * m * f;
-    add_special(op.special_ops, "exp", m * f);
-    add_special(op.special_ops, "negate", m * f);
-    op.activation_read_bytes = Int(2) * m * f * a;
-    op.activation_write_bytes = m * f * a;
-    g.linear("down_proj", m, f, h, L);
+  const Int E = d.experts, K = d.top_k, fe = d.expert_intermediate;
+  Routing r = routing ? *routing : Routing{};
+  counts = histogram(d, m, r);
+  Int A = 0, U = 0;
+  for (Int c : counts) {
+    A += c;
+    if (c > 0) U += 1;
   }
-  residual("ffn_residual");
-  g.rmsnorm("final_norm", m, h, 1);
-  if (head_rows > 0) g.linear("lm_head", head_rows, h, V, 1);
-  res.operators = std::move(g.ops);
+  g.linear("router", m, h, E, L);
+  {
+    Operator& op = g.add("router_softmax", "router", L, Json{{"logits", shape({m, E})}},
+                         "FP32 softmax over all experts per token.");
+    op.scalar_flops = m * (Int(3) * E - 1);
+    add_special(op.special_ops, "exp", m * E);
+    add_special(op.special_ops, "compare_max", m * (E - 1));
+    op.activation_read_bytes = m * E * a;
+    op.activation_write_bytes = m * E * 4;
+  }
+  {
+    Operator& op =
+        g.add("router_topk", "router", L, Json{{"probabilities", shape({m, E})}, {"selected", shape({m, K})}},
+              "Selection only: no FLOPs; FP32 values and int64 indices written.");
+    add_special(op.special_ops, "topk_rows", m);
+    add_special(op.special_ops, "topk_candidates", m * E);
+    op.activation_read_bytes = m * E * 4;
+    op.activation_write_bytes = m * K * (4 + 8);
+  }
+  {
+    Operator& op = g.add(d.norm_topk_prob ? "router_renormalize_cast" : "router_cast", "router", L,
+                         Json{{"weights", shape({m, K})}},
+                         "Top-k weights renormalized to sum 1 (when norm_topk_prob) and cast to the "
+                         "activation type.");
+    if (d.norm_topk_prob) op.scalar_flops = m * (Int(2) * K - 1);
+    op.activation_read_bytes = m * K * 4;
+    op.activation_write_bytes = m * K * a;
+  }
+  {
+    Operator& op = g.add("routing_one_hot", "routing", L, Json{{"mask", shape({E, K, m})}},
+                         "int64 one-hot expert mask, as the reference implementation builds it.");
+    op.activation_read_bytes = m * K * 8;
+    op.activation_write_bytes = m * K * E * 8;
+  }
+  {
+    Operator& op = g.add("routing_where", "routing", L, Json{{"mask", shape({E, K, m})}},
+                         "Per-expert scan of the mask producing (slot, token) int64 index pairs.");
+    op.activation_read_bytes = m * K * E * 8;
+    op.activation_write_bytes = A * 16;
+  }
+  {
+    Operator& op = g.add("expert_gather", "moe", L, Json{{"rows", shape({A, h})}},
+                         "Token rows gathered once per assignment.");
+    op.activation_read_bytes = A * 8 + A * h * a;
+    op.activation_write_bytes = A * h * a;
+  }
+  auto expert_linear = [&](const char* name, Int K_, Int N_) {
+    Operator& op = g.add(name, "linear", L,
+                         Json{{"input", shape({A, K_})},
+                              {"weight_math_each", shape({K_, N_})},
+                              {"weight_storage_each", shape({N_, K_})},
+                              {"output", shape({A, N_})},
+                              {"experts_used", U.value()}},
+                         "Grouped GEMM over routed rows; each used expert's weight is read once.");
+    op.matrix_flops = Int(2) * A * K_ * N_;
+    op.weight_read_bytes = U * K_ * N_ * w;
+    op.activation_read_bytes = A * K_ * a;
+    op.activation_write_bytes = A * N_ * a;
+  };
+  expert_linear("expert_gate_proj", h, fe);
+  expert_linear("expert_up_proj", h, fe);
+  {
+    Operator& op = g.add("expert_silu_mul", "activation", L,
+                         Json{{"gate", shape({A, fe})}, {"up", shape({A, fe})}, {"output", shape({A, fe})}},
+                         "SiLU(gate) * up on routed rows.");
+    op.scalar_flops = Int(4) * A * fe;
+    add_special(op.special_ops, "exp", A * fe);
+    add_special(op.special_ops, "negate", A * fe);
+    op.activation_read_bytes = Int(2) * A * fe * a;
+    op.activation_write_bytes = A * fe * a;
+  }
+  expert_linear("expert_down_proj", fe, h);
+  {
+    Operator& op = g.add("expert_probability_multiply", "moe", L, Json{{"rows", shape({A, h})}},
+                         "Expert output scaled by its routing weight (indexed by slot and token).");
+    op.scalar_flops = A * h;
+    op.activation_read_bytes = A * h * a + A * a + A * 16;
+    op.activation_write_bytes = A * h * a;
+  }
+  {
+    Operator& op = g.add("expert_output_zero", "moe", L, Json{{"output", shape({m, h})}},
+                         "Zero-initialized accumulation buffer.");
+    op.activation_write_bytes = m * h * a;
+  }
+  {
+    Operator& op =
+        g.add("expert_index_add", "moe", L, Json{{"rows", shape({A, h})}, {"output", shape({m, h})}},
+              "index_add_ into the token rows: reads source and destination rows.");
+    op.scalar_flops = A * h;
+    op.activation_read_bytes = A * 8 + Int(2) * A * h * a;
+    op.activation_write_bytes = A * h * a;
+  }
+  moe_summary["expert_assignments_per_layer"] = A.value();
+  moe_summary["expert_union_per_layer"] = U.value();
+  moe_summary["routed_expert_total_parameters"] = (Int(3) * L * E * h * fe).value();
+  moe_summary["routed_expert_active_parameters_per_token"] = (Int(3) * L * K * h * fe).value();
+  moe_summary["routed_expert_matrix_flops"] = (Int(6) * L * m * K * h * fe).value();
+  moe_summary["routed_expert_unique_weight_payload_bytes"] = (Int(3) * L * U * h * fe * w).value();
+  moe_summary["router_matrix_flops"] = (Int(2) * L * m * h * E).value();
+  return moe_summary;
+}
 
-  // Weights, in the reference tool's order (attention and norms, then the MLP).
-  auto& W = res.weights;
+// A dense layer's feed-forward half: gate and up projections, SiLU, down projection.
+void add_dense_mlp(GraphBuilder& g, const Sizes& z) {
+  [[maybe_unused]] const auto& [B, S, T, w, a, k, sb, h, f, L, qh, kh, hd, V, m, ctx, pairs, rect_pairs,
+                                head_rows, qw, kvw, valid, rect, stb, llama] = z;
+  g.linear("gate_proj", m, h, f, L);
+  g.linear("up_proj", m, h, f, L);
+  Operator& op = g.add("silu_mul", "activation", L,
+                       Json{{"gate", shape({m, f})}, {"up", shape({m, f})}, {"output", shape({m, f})}},
+                       "SiLU(gate) * up: x/(1+exp(-x)) then a multiply.");
+  op.scalar_flops = Int(4) * m * f;
+  add_special(op.special_ops, "exp", m * f);
+  add_special(op.special_ops, "negate", m * f);
+  op.activation_read_bytes = Int(2) * m * f * a;
+  op.activation_write_bytes = m * f * a;
+  g.linear("down_proj", m, f, h, L);
+}
+
+// The weight tensors, in the reference tool's order (attention and norms, then the MLP).
+std::vector<WeightTensor> weights_of(const ModelDims& d, const Sizes& z) {
+  [[maybe_unused]] const auto& [B, S, T, w, a, k, sb, h, f, L, qh, kh, hd, V, m, ctx, pairs, rect_pairs,
+                                head_rows, qw, kvw, valid, rect, stb, llama] = z;
+  std::vector<WeightTensor> W;
   W.push_back({"model.embed_tokens.weight", {V, h}, 1, ""});
   W.push_back({"model.layers.{layer}.self_attn.q_proj.weight", {qw, h}, L, ""});
   W.push_back({"model.layers.{layer}.self_attn.k_proj.weight", {kvw, h}, L, ""});
@@ -402,14 +428,20 @@ ForwardResult compute_forward(const ModelDims& d, const ForwardScenario& s, cons
     W.push_back({"model.layers.{layer}.mlp.up_proj.weight", {f, h}, L, ""});
     W.push_back({"model.layers.{layer}.mlp.down_proj.weight", {h, f}, L, ""});
   }
+  return W;
+}
+
+// The totals over the operators and the weights.
+Json summary_of(const ForwardResult& res, const Sizes& z, const Json& moe_summary) {
+  [[maybe_unused]] const auto& [B, S, T, w, a, k, sb, h, f, L, qh, kh, hd, V, m, ctx, pairs, rect_pairs,
+                                head_rows, qw, kvw, valid, rect, stb, llama] = z;
+  Json sum = Json::object();
   Int P = 0;
-  for (const auto& t : W) {
+  for (const auto& t : res.weights) {
     Int n = t.copies;
     for (Int x : t.shape) n *= x;
     P += n;
   }
-  (void)expert_params;
-
   Int backbone = 0, matrix = 0, scalar = 0, wread = 0, aread = 0, awrite = 0;
   Counter special;
   for (const auto& op : res.operators) {
@@ -425,8 +457,6 @@ ForwardResult compute_forward(const ModelDims& d, const ForwardScenario& s, cons
   const Int kvpt = Int(2) * L * kvw * k;
   Json sp = Json::object();
   for (const auto& [name, v] : special) sp[name] = v.value();
-  Json& sum = res.summary;
-  sum = Json::object();
   sum["parameters"] = P.value();
   sum["weight_resident_bytes"] = (P * w).value();
   sum["backbone_projection_ffn_flops"] = backbone.value();
@@ -449,6 +479,36 @@ ForwardResult compute_forward(const ModelDims& d, const ForwardScenario& s, cons
   sum["materialized_scores_probabilities_io_all_layers_bytes"] = (Int(4) * stb * L).value();
   sum["minimum_required_weight_and_kv_bytes"] = (P * w + B * ctx * kvpt).value();
   for (const auto& [key, v] : moe_summary.items()) sum[key] = v;
+  return sum;
+}
+
+}  // namespace
+
+ForwardResult compute_forward(const ModelDims& d, const ForwardScenario& s, const Routing* routing) {
+  check_scenario(d, s);
+  if (routing && is_dense(d.adapter))
+    throw Error("model " + d.id + " is dense (" + d.model_type +
+                "): routing options apply only to MoE models");
+  ForwardResult res;
+  res.dims = d;
+  res.scenario = s;
+  if (routing) res.routing = *routing;
+  const Sizes z = sizes_of(d, s);
+
+  GraphBuilder g(d, s);
+  add_embedding_and_rope(g, z);
+  add_attention(g, z);
+  Json moe_summary = Json::object();
+  if (d.adapter == Adapter::Qwen3Moe)
+    moe_summary = add_moe(g, d, z, routing, res.routing.counts);
+  else
+    add_dense_mlp(g, z);
+  add_residual(g, z, "ffn_residual");
+  g.rmsnorm("final_norm", z.m, z.h, 1);
+  if (z.head_rows > 0) g.linear("lm_head", z.head_rows, z.h, z.V, 1);
+  res.operators = std::move(g.ops);
+  res.weights = weights_of(d, z);
+  res.summary = summary_of(res, z, moe_summary);
   return res;
 }
 
