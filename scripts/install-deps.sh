@@ -27,6 +27,9 @@ test_pkgs=(
   # About 1.2 GB and 1.5 minutes with --no-install-recommends.
   texlive-xetex texlive-lang-chinese texlive-lang-cyrillic texlive-fonts-recommended
   fonts-noto-cjk fonts-noto-core fonts-dejavu-core
+  # bench/publish: the peer's Pandoc → XeLaTeX PDF (Pandoc's default template loads lmodern, and Pandoc
+  # converts SVG figures with rsvg-convert).
+  lmodern librsvg2-bin
 )
 
 want=("${build_pkgs[@]}")

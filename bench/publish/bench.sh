@@ -33,10 +33,14 @@ peer="$out/peer.sh"
     folder="$(edition_folder "$book" "$e")"
     files=""
     while read -r f; do files+=" $(printf '%q' "$folder/$f")"; done < <(chapter_files "$folder")
-    common="pandoc --from=markdown --metadata title=$e --metadata lang=$lang --resource-path=$folder"
-    echo "$common --to=epub3 -o $out/peer/$e.epub$files"
-    # A PDF that Pandoc cannot typeset (an unsupported macro) is counted with the time it took to fail.
-    echo "$common --pdf-engine=xelatex -V CJKmainfont='Noto Serif CJK SC' -o $out/peer/$e.pdf$files || echo 'pandoc pdf $e failed' >&2"
+    common="pandoc --from=markdown --metadata title=$e --resource-path=$folder"
+    echo "$common --metadata lang=$lang --to=epub3 -o $out/peer/$e.epub$files"
+    # The PDF without `lang`: Pandoc would load babel, which has no file for zh-TW in Debian's TeX Live.
+    # A PDF that Pandoc cannot typeset (an unsupported macro, a figure it cannot read such as a chart
+    # spec) is counted with the time it took to fail, and the "peer PDFs" column says so.
+    cjk="Noto Serif CJK SC"
+    [[ "$lang" == zh-TW || "$lang" == zh-Hant* ]] && cjk="Noto Serif CJK TC"
+    echo "$common --pdf-engine=xelatex -V CJKmainfont='$cjk' -o $out/peer/$e.pdf$files || echo 'pandoc pdf $e failed' >&2"
   done
 } >"$peer"
 mkdir -p "$out/peer"
