@@ -16,6 +16,7 @@
 #include "book/output_names.hpp"
 #include "book/paths.hpp"
 #include "book/site_config.hpp"
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "text/url.hpp"
@@ -200,14 +201,14 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   fs::path file = root / "book.toml";
   if (!fs::exists(file)) return infer_config(root, diags);
 
-  std::string text;
-  {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    text = std::move(bytes).str();
+  // A book.toml is a page of settings: 1 MiB is far more than any needs.
+  constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+  auto read = inputs::read_bounded(file, kMaxConfigBytes);
+  if (!read.ok()) {
+    diags.error({file, 0, 0}, inputs::read_problem(read, kMaxConfigBytes));
+    return std::nullopt;
   }
-  auto parsed = tomlfile::parse(text, file);
+  auto parsed = tomlfile::parse(read.bytes, file);
   if (!parsed.error.empty()) {
     diags.error({file, parsed.line, parsed.col}, parsed.error);
     return std::nullopt;

@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "text/digest.hpp"
 
@@ -284,26 +285,6 @@ fs::path entry_file(const fs::path& dir, const fs::path& source) {
   return dir / name;
 }
 
-std::string read_bounded(const fs::path& file) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string out;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      static_cast<std::uint64_t>(st.st_size) <= kMaxFileBytes) {
-    out.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < out.size()) {
-      ssize_t n = ::read(fd, out.data() + got, out.size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    out.resize(got);
-  }
-  ::close(fd);
-  return out;
-}
-
 }  // namespace
 
 std::optional<SourceId> source_id(const fs::path& file) {
@@ -440,7 +421,7 @@ std::optional<StoredParse> load_parse(const fs::path& source, const SourceId& id
                                       const markdown::Options& options) {
   fs::path dir = store_dir();
   if (dir.empty() || executable_stamp().empty()) return std::nullopt;
-  std::string bytes = read_bounded(entry_file(dir, source));
+  std::string bytes = inputs::read_bounded(entry_file(dir, source), kMaxFileBytes).bytes;
   if (bytes.empty()) return std::nullopt;
   return decode_parse(bytes, executable_stamp(), source, id, options);
 }
@@ -455,23 +436,8 @@ void store_parse(const fs::path& source, const SourceId& id, const markdown::Opt
   if (id.mtime_ns > now - kSettledNs) return;
   std::string bytes = encode_parse(executable_stamp(), source, id, options, parse);
   if (bytes.empty()) return;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
   // Written aside and renamed: a concurrent build reads the old entry or the new, never half of one.
-  static std::atomic<unsigned> counter{0};
-  const fs::path target = entry_file(dir, source);
-  const fs::path tmp = dir / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                              std::to_string(counter++));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  std::size_t put = 0;
-  while (put < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + put, bytes.size() - put);
-    if (n <= 0) break;
-    put += static_cast<std::size_t>(n);
-  }
-  const bool ok = ::close(fd) == 0 && put == bytes.size();
-  if (!ok || ::rename(tmp.c_str(), target.c_str()) != 0) ::unlink(tmp.c_str());
+  inputs::write_atomic(entry_file(dir, source), bytes);
 }
 
 }  // namespace bb::book

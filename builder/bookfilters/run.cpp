@@ -9,6 +9,7 @@
 #include "bookfilters/book_filters.hpp"
 #include "bookfilters/elements.hpp"
 #include "bookfilters_prelude.hpp"
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 
 namespace bb::bookfilters {
@@ -409,14 +410,15 @@ std::vector<Program> load_programs(const book::Config& config, Diagnostics& diag
   std::vector<Program> programs;
   for (const auto& entry : config.filters) {
     inputs::note_file(entry.path);
-    std::ifstream in(entry.path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) {
-      diags.error(entry.loc, "cannot read filter `" + entry.name + "`");
+    // A filter is a program of some pages: 1 MiB is far more than any needs.
+    constexpr std::size_t kMaxFilterBytes = std::size_t{1} << 20;
+    auto read = inputs::read_bounded(entry.path, kMaxFilterBytes);
+    if (!read.ok()) {
+      diags.error(entry.loc,
+                  "cannot read filter `" + entry.name + "`: " + inputs::read_problem(read, kMaxFilterBytes));
       continue;
     }
-    programs.push_back({entry, std::move(text).str()});
+    programs.push_back({entry, std::move(read.bytes)});
   }
   return programs;
 }

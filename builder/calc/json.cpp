@@ -6,6 +6,7 @@
 
 #include "calc/error.hpp"
 #include "calc/pynum.hpp"
+#include "inputs/file_io.hpp"
 
 namespace bb::calc {
 namespace {
@@ -82,12 +83,10 @@ std::string dump_json(const Json& value) {
 }
 
 Json read_json_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read " + path.string());
-  std::stringstream ss;
-  ss << in.rdbuf();
+  auto read = inputs::read_bounded(path, kMaxDataFileBytes);
+  if (!read.ok()) throw Error(path.string() + ": " + inputs::read_problem(read, kMaxDataFileBytes));
   try {
-    return Json::parse(ss.str());
+    return Json::parse(read.bytes);
   } catch (const Json::parse_error& e) {
     throw Error(path.string() + ": invalid JSON: " + e.what());
   }

@@ -2,6 +2,8 @@
 // exactly as the reference tool writes them (Python json.dumps, indent 2, floats as repr).
 #pragma once
 
+#include <cstddef>
+
 #include <filesystem>
 #include <string>
 
@@ -17,6 +19,9 @@ std::string dump_json(const Json& value);
 std::string dump_scalar(const Json& value);
 
 // Reads a JSON file; a missing file or a syntax error is a bb::calc::Error naming the path.
+// The most of a calculations file that is read (a book's calculations are untrusted).
+inline constexpr std::size_t kMaxDataFileBytes = std::size_t{256} << 20;
+
 Json read_json_file(const std::filesystem::path& path);
 
 }  // namespace bb::calc

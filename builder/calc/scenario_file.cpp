@@ -1,6 +1,8 @@
 // Telling the forms of scenarios/book.json apart and reading the real book's topic rows (see
 // scenario_file.hpp).
 #include "calc/scenario_file.hpp"
+#include "calc/json.hpp"
+#include "inputs/file_io.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -86,11 +88,9 @@ bool is_topic_form(const Json& doc) {
 ScenarioFile read_scenario_file(const fs::path& calculations) {
   ScenarioFile out;
   const fs::path path = calculations / "scenarios" / "book.json";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return out;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
+  auto read = inputs::read_bounded(path, kMaxDataFileBytes);
+  if (!read.ok()) return out;
+  const std::string text = std::move(read.bytes);
   if (is_lfs_pointer(text)) {
     out.form = ScenarioForm::LfsPointer;
     std::istringstream lines(text);

@@ -12,7 +12,9 @@
 #include "calc/command.hpp"
 #include "calc/error.hpp"
 #include "calc/formula.hpp"
+#include "calc/json.hpp"
 #include "calc/scenario_file.hpp"
+#include "inputs/file_io.hpp"
 
 namespace bb::calc {
 namespace {
@@ -50,10 +52,7 @@ void locate(const std::string& text, Scenario& s) {
 
 std::vector<Scenario> load_scenarios(const Data& data) {
   const auto path = data.root() / "scenarios" / "book.json";
-  std::ifstream raw_in(path, std::ios::binary);
-  std::stringstream raw;
-  raw << raw_in.rdbuf();
-  const std::string text = raw.str();
+  const std::string text = inputs::read_bounded(path, kMaxDataFileBytes).bytes;
   // The real book's forms (scenario_file.hpp) name no command of this library: none to run.
   if (is_lfs_pointer(text)) return {};
   Json doc = read_json_file(path);

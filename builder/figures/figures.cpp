@@ -19,6 +19,7 @@
 #include "figures/memo.hpp"
 #include "figures/pdf_render.h"
 #include "figures/validate.hpp"
+#include "inputs/file_io.hpp"
 #include "modules/modules.hpp"
 #include "text/digest.hpp"
 
@@ -29,11 +30,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::optional<std::string> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  auto read = inputs::read_bounded(p, kMaxFigureBytes);
+  if (!read.ok()) return std::nullopt;
+  return std::move(read.bytes);
 }
 
 std::string lower_extension(const fs::path& p) {

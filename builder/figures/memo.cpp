@@ -9,6 +9,7 @@
 #include <chrono>
 #include <memory>
 
+#include "inputs/file_io.hpp"
 #include "text/binary.hpp"
 #include "text/digest.hpp"
 
@@ -59,26 +60,6 @@ std::string digest(std::string_view bytes) {
   return out;
 }
 
-// The whole file when it is a regular file of at most `limit` bytes; "" otherwise.
-std::string read_bounded(const fs::path& file, std::size_t limit) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string out;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) <= limit) {
-    out.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < out.size()) {
-      ssize_t n = ::read(fd, out.data() + got, out.size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    out.resize(got);
-  }
-  ::close(fd);
-  return out;
-}
-
 }  // namespace
 
 std::optional<FileId> identify(const fs::path& file) {
@@ -106,8 +87,8 @@ Memo& Memo::of(const fs::path& cache_dir) {
   if (!memo) {
     fs::path file = cache_dir / "memo.bin";
     std::string stamp = current_stamp();
-    memo = std::make_unique<Memo>(file, stamp,
-                                  stamp.empty() ? std::string() : read_bounded(file, kMaxFileBytes));
+    memo = std::make_unique<Memo>(
+        file, stamp, stamp.empty() ? std::string() : inputs::read_bounded(file, kMaxFileBytes).bytes);
   }
   return *memo;
 }
@@ -209,23 +190,8 @@ void Memo::save() {
   if (!dirty_ || stamp_.empty()) return;
   dirty_ = false;
   std::string bytes = serialize();
-  std::error_code ec;
-  fs::create_directories(file_.parent_path(), ec);
   // Written aside and renamed, so that a concurrent build reads the old memo or the new, never half.
-  static std::atomic<unsigned> counter{0};
-  fs::path tmp = file_.parent_path() / ("." + file_.filename().string() + ".tmp-" + std::to_string(getpid()) +
-                                        "-" + std::to_string(counter++));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  bool ok = ::close(fd) == 0 && done == bytes.size();
-  if (ok) fs::rename(tmp, file_, ec);
-  if (!ok || ec) fs::remove(tmp, ec);
+  inputs::write_atomic(file_, bytes);
 }
 
 std::size_t Memo::size() const {

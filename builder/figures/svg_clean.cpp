@@ -13,6 +13,7 @@
 
 #include "figures/svg_clean_module.h"
 #include "figures/validate.hpp"
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "modules/modules.hpp"
 #include "text/digest.hpp"
@@ -48,11 +49,10 @@ std::string shown_ref(std::string_view value) {
 
 std::optional<std::string> read_all(const fs::path& p) {
   inputs::note_file(p);
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // A figure's SVG, or a file it uses: bounded as every figure is.
+  auto read = inputs::read_bounded(p, kMaxFigureBytes);
+  if (!read.ok()) return std::nullopt;
+  return std::move(read.bytes);
 }
 
 std::string data_url(std::string_view media_type, const std::string& bytes) {

@@ -7,6 +7,8 @@
 // the cleaned figure stands alone wherever it is shipped. docs/security.md states the policy.
 #pragma once
 
+#include <cstddef>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -15,6 +17,10 @@
 #include "diag/diagnostics.hpp"
 
 namespace bb::figures {
+
+// The most of a figure file (an image, an SVG or a file it uses) that is read: a book's figures are
+// untrusted, and no figure a page shows comes near it.
+inline constexpr std::size_t kMaxFigureBytes = std::size_t{64} << 20;
 
 struct SvgFinding {
   bool error = false;  // refused; otherwise a warning about something removed

@@ -17,6 +17,7 @@
 #include <streambuf>
 #include <string_view>
 
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 
 extern char** environ;
@@ -169,43 +170,6 @@ fs::path record_path(const fs::path& out) {
   return out / ".cache" / "runs" / (hex_hash(state().key) + ".rec");
 }
 
-std::string read_all(const fs::path& file) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string bytes;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 28)) {
-    bytes.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < bytes.size()) {
-      ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    bytes.resize(got);
-  }
-  ::close(fd);
-  return bytes;
-}
-
-bool write_all(const fs::path& file, std::string_view bytes) {
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  const fs::path tmp = file.string() + ".tmp-" + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  bool ok = true;
-  while (ok && !bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    ok = n > 0;
-    if (ok) bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  ok = ::close(fd) == 0 && ok;
-  if (ok && ::rename(tmp.c_str(), file.c_str()) == 0) return true;
-  ::unlink(tmp.c_str());
-  return false;
-}
-
 // The streams a capture wraps, with what went through them.
 struct Tee : std::streambuf {
   Tee(std::streambuf* to, int stream, std::vector<Capture::Chunk>* chunks)
@@ -313,7 +277,7 @@ const std::vector<Capture::Chunk>& Capture::chunks() const {
 
 bool replay(const fs::path& out) {
   if (!records_wanted()) return false;
-  const std::string bytes = read_all(record_path(out));
+  const std::string bytes = read_bounded(record_path(out), std::size_t{1} << 28).bytes;
   Reader r{bytes};
   if (bytes.empty() || r.bytes() != state().key || !r.ok) {
     if (explain()) std::cerr << "run record: none for this command line; building\n";
@@ -421,7 +385,7 @@ void save(const fs::path& out, const std::vector<fs::path>& outputs, const Captu
     return refuse(newest_path + " (or a file in it) changed less than two seconds before the run");
   for (const auto& c : capture.chunks()) entry('W', c.stream == 1 ? "1" : "2", c.bytes);
   put_u64(rec, 'E');
-  if (!write_all(record_path(out), rec)) return refuse("the record could not be written");
+  if (!write_atomic(record_path(out), rec)) return refuse("the record could not be written");
   prune(record_path(out).parent_path());
 }
 

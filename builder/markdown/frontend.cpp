@@ -16,6 +16,7 @@
 #include <mutex>
 #include <vector>
 
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "markdown/converter.hpp"
 #include "markdown/footnotes.hpp"
@@ -77,40 +78,19 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
 }
 
 doc::Node parse_file(const fs::path& path, Diagnostics& diags, const Options& options) {
-  // One read into a string of the file's size (no stream buffer copied into a growing string).
   inputs::note_file(path);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  struct stat st {};
-  if (fd < 0 || ::fstat(fd, &st) != 0) {
-    if (fd >= 0) ::close(fd);
-    diags.error({path, 0, 0}, "cannot read file");
+  // Up to one byte over the limit is read, so that a file that grew past it while read is told apart.
+  auto read = inputs::read_bounded(path, kMaxFileBytes);
+  if (read.status == inputs::ReadStatus::TooLarge) {
+    within_file_size(static_cast<std::size_t>(std::max<std::uint64_t>(read.size, kMaxFileBytes + 1)), path,
+                     diags);
+    return Node(Kind::Document, {path, 0, 0});  // not read (or not kept)
+  }
+  if (!read.ok()) {
+    diags.error({path, 0, 0}, inputs::read_problem(read, kMaxFileBytes));
     return Node(Kind::Document, {path, 0, 0});
   }
-  if (S_ISREG(st.st_mode) && !within_file_size(static_cast<std::size_t>(st.st_size), path, diags)) {
-    ::close(fd);
-    return Node(Kind::Document, {path, 0, 0});  // not read at all
-  }
-  // One byte more than the file, so that the read seeing its end needs no room of its own.
-  std::string text(S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) + 1 : 4096, '\0');
-  std::size_t got = 0;
-  bool failed = false;
-  for (;;) {
-    if (got == text.size()) text.resize(got + std::max<std::size_t>(4096, got / 2));  // it grew meanwhile
-    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      failed = n < 0;
-      break;
-    }
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  if (failed) {
-    diags.error({path, 0, 0}, "cannot read file");
-    return Node(Kind::Document, {path, 0, 0});
-  }
-  text.resize(got);
-  return parse(text, path, diags, options);
+  return parse(read.bytes, path, diags, options);
 }
 
 }  // namespace bb::markdown

@@ -21,6 +21,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "inputs/file_io.hpp"
+
 namespace bb::server {
 
 namespace fs = std::filesystem;
@@ -42,6 +44,7 @@ std::string sse_message(const std::string& event, const std::string& data) {
 }
 
 struct Conn {
+  inputs::Fd socket;  // closed when the connection is erased
   std::string in;
   std::string out;  // response heads and event messages
   std::size_t out_pos = 0;
@@ -63,7 +66,7 @@ struct DevServer::Loop {
   fs::path root;
   ServerLimits limits;
   std::atomic<std::size_t>& streams;
-  int listen_fd = -1, epoll_fd = -1, wake_fd = -1;
+  inputs::Fd listen_fd, epoll_fd, wake_fd;  // closed with the loop, as the connections are
   std::unordered_map<int, Conn> conns;
 
   // Shared with the threads that publish: the latest state (for pages that connect later) and the
@@ -75,25 +78,20 @@ struct DevServer::Loop {
   bool stopping = false;
 
   Loop(fs::path r, ServerLimits l, std::atomic<std::size_t>& s) : root(std::move(r)), limits(l), streams(s) {}
-  ~Loop() {
-    for (auto& [fd, c] : conns) ::close(fd);
-    for (int fd : {listen_fd, epoll_fd, wake_fd})
-      if (fd >= 0) ::close(fd);
-  }
 
   void run() {
     epoll_event events[256];
     auto last_sweep = Clock::now();
     for (;;) {
-      int n = epoll_wait(epoll_fd, events, 256, 500);
+      int n = epoll_wait(epoll_fd.get(), events, 256, 500);
       if (n < 0 && errno != EINTR) return;
       for (int i = 0; i < n; ++i) {
         int fd = events[i].data.fd;
-        if (fd == listen_fd) {
+        if (fd == listen_fd.get()) {
           accept_all();
-        } else if (fd == wake_fd) {
+        } else if (fd == wake_fd.get()) {
           std::uint64_t count;
-          [[maybe_unused]] auto r = ::read(wake_fd, &count, sizeof count);
+          [[maybe_unused]] auto r = ::read(wake_fd.get(), &count, sizeof count);
           if (!deliver()) return;
         } else {
           handle(fd, events[i].events);
@@ -109,15 +107,14 @@ struct DevServer::Loop {
 
   void accept_all() {
     for (;;) {
-      int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (fd < 0) return;  // EAGAIN, or out of descriptors: the rest wait in the backlog
-      if (conns.size() >= limits.max_connections && !evict_idle()) {
-        ::close(fd);
-        continue;
-      }
+      inputs::Fd socket(::accept4(listen_fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+      if (!socket) return;  // EAGAIN, or out of descriptors: the rest wait in the backlog
+      if (conns.size() >= limits.max_connections && !evict_idle()) continue;  // closed here
+      const int fd = socket.get();
       int one = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
       Conn& c = conns[fd];
+      c.socket = std::move(socket);
       c.since = c.progressed = Clock::now();
       set_interest(fd, c, EPOLLIN, /*add=*/true);
     }
@@ -140,7 +137,7 @@ struct DevServer::Loop {
     epoll_event ev{};
     ev.events = want;
     ev.data.fd = fd;
-    epoll_ctl(epoll_fd, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &ev);
+    epoll_ctl(epoll_fd.get(), add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &ev);
     c.interest = want;
   }
 
@@ -148,9 +145,8 @@ struct DevServer::Loop {
     auto it = conns.find(fd);
     if (it == conns.end()) return;
     if (it->second.stream) --streams;
-    epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr);
-    ::close(fd);
-    conns.erase(it);
+    epoll_ctl(epoll_fd.get(), EPOLL_CTL_DEL, fd, nullptr);
+    conns.erase(it);  // closes the socket
   }
 
   // Sends what it can without blocking; false when the socket failed.
@@ -316,33 +312,32 @@ bool DevServer::start() {
   hints.ai_flags = AI_PASSIVE;
   addrinfo* found = nullptr;
   if (getaddrinfo(host_.c_str(), std::to_string(port_).c_str(), &hints, &found) != 0) return false;
-  for (addrinfo* a = found; a && loop->listen_fd < 0; a = a->ai_next) {
-    int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
+  for (addrinfo* a = found; a && !loop->listen_fd; a = a->ai_next) {
+    inputs::Fd socket(::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol));
+    if (!socket) continue;
+    const int fd = socket.get();
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, limits_.backlog) == 0) {
-      loop->listen_fd = fd;
-    } else {
-      ::close(fd);
-    }
+      loop->listen_fd = std::move(socket);
+    }  // else closed here
   }
   freeaddrinfo(found);
-  if (loop->listen_fd < 0) return false;
+  if (!loop->listen_fd) return false;
   sockaddr_storage bound{};
   socklen_t len = sizeof bound;
-  if (getsockname(loop->listen_fd, reinterpret_cast<sockaddr*>(&bound), &len) == 0)
+  if (getsockname(loop->listen_fd.get(), reinterpret_cast<sockaddr*>(&bound), &len) == 0)
     port_ = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
                                               : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
 
-  loop->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-  loop->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (loop->epoll_fd < 0 || loop->wake_fd < 0) return false;
-  for (int fd : {loop->listen_fd, loop->wake_fd}) {
+  loop->epoll_fd = inputs::Fd(epoll_create1(EPOLL_CLOEXEC));
+  loop->wake_fd = inputs::Fd(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
+  if (!loop->epoll_fd || !loop->wake_fd) return false;
+  for (int fd : {loop->listen_fd.get(), loop->wake_fd.get()}) {
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.fd = fd;
-    epoll_ctl(loop->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+    epoll_ctl(loop->epoll_fd.get(), EPOLL_CTL_ADD, fd, &ev);
   }
   loop_ = std::move(loop);
   thread_ = std::thread([this] { loop_->run(); });
@@ -356,7 +351,7 @@ void DevServer::stop() {
     loop_->stopping = true;
   }
   std::uint64_t one = 1;
-  [[maybe_unused]] auto r = ::write(loop_->wake_fd, &one, sizeof one);
+  [[maybe_unused]] auto r = ::write(loop_->wake_fd.get(), &one, sizeof one);
   if (thread_.joinable()) thread_.join();
   loop_.reset();
   streams_ = 0;
@@ -372,7 +367,7 @@ void DevServer::publish(std::string event, std::string data) {
     loop_->last_data = std::move(data);
   }
   std::uint64_t one = 1;
-  [[maybe_unused]] auto r = ::write(loop_->wake_fd, &one, sizeof one);
+  [[maybe_unused]] auto r = ::write(loop_->wake_fd.get(), &one, sizeof one);
 }
 
 void DevServer::reload(const std::vector<std::string>& pages) {

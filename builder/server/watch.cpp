@@ -15,16 +15,15 @@ namespace bb::server {
 namespace fs = std::filesystem;
 
 Watcher::Watcher() : fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
-  if (fd_ < 0) throw FatalError("cannot watch files (inotify_init1 failed)");
+  if (!fd_) throw FatalError("cannot watch files (inotify_init1 failed)");
 }
 
-Watcher::~Watcher() {
-  if (fd_ >= 0) close(fd_);
-}
+Watcher::~Watcher() = default;
 
 void Watcher::add_one(const fs::path& dir) {
-  int wd = inotify_add_watch(
-      fd_, dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY);
+  int wd =
+      inotify_add_watch(fd_.get(), dir.c_str(),
+                        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY);
   if (wd >= 0) watches_.emplace_back(wd, dir);
 }
 
@@ -55,7 +54,7 @@ std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chro
   auto read_events = [&] {
     alignas(inotify_event) std::array<char, 64 * 1024> buf;
     for (;;) {
-      ssize_t n = read(fd_, buf.data(), buf.size());
+      ssize_t n = read(fd_.get(), buf.data(), buf.size());
       if (n <= 0) return;
       for (char* p = buf.data(); p < buf.data() + n;) {
         auto* ev = reinterpret_cast<inotify_event*>(p);
@@ -84,7 +83,7 @@ std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chro
       }
     }
   };
-  pollfd pfd{fd_, POLLIN, 0};
+  pollfd pfd{fd_.get(), POLLIN, 0};
   if (poll(&pfd, 1, static_cast<int>(timeout.count())) <= 0) return changed;
   read_events();
   using Clock = std::chrono::steady_clock;

@@ -6,6 +6,8 @@
 #include <set>
 #include <vector>
 
+#include "inputs/file_io.hpp"
+
 namespace bb::server {
 
 class Watcher {
@@ -28,7 +30,7 @@ class Watcher {
 
  private:
   void add_one(const std::filesystem::path& dir);
-  int fd_ = -1;
+  inputs::Fd fd_;
   std::vector<std::pair<int, std::filesystem::path>> watches_;
   std::set<std::filesystem::path> skip_;
 };

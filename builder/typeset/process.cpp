@@ -1,6 +1,7 @@
 // posix_spawn with a pipe for standard output, a poll loop for the timeout, and the child in its own
 // process group so that a timeout ends it with everything it started.
 #include "typeset/process.hpp"
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 
 #include <fcntl.h>
@@ -73,6 +74,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   // Close-on-exec: a program started meanwhile by another thread (editions typeset in parallel) must
   // not hold this pipe open, or this read would wait for that program too.
   if (pipe2(fds, O_CLOEXEC) != 0) return result;
+  inputs::Fd read_end(fds[0]), write_end(fds[1]);
   std::vector<std::string> arg_strings(argv.begin(), argv.end());
   std::vector<std::string> env_strings = child_environment(options.env);
   std::vector<char*> args = pointers(arg_strings), envp = pointers(env_strings);
@@ -98,9 +100,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   int spawned = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  close(fds[1]);
+  write_end.close();  // the child's copy alone keeps it open: its end is the pipe's end
   if (spawned != 0) {
-    close(fds[0]);
     result.exit_code = 127;  // as a shell reports a program it could not run
     return result;
   }
@@ -113,17 +114,17 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
       result.timed_out = true;
       break;
     }
-    pollfd p{fds[0], POLLIN, 0};
+    pollfd p{read_end.get(), POLLIN, 0};
     int r = poll(&p, 1, 200);
     if (r > 0) {
-      ssize_t n = read(fds[0], buf, sizeof buf);
+      ssize_t n = read(read_end.get(), buf, sizeof buf);
       if (n <= 0)
         open_pipe = false;
       else if (options.capture)
         result.out.append(buf, static_cast<std::size_t>(n));
     }
   }
-  close(fds[0]);
+  read_end.close();
   int status = 0;
   while (true) {
     pid_t w = waitpid(pid, &status, options.timeout.count() > 0 ? WNOHANG : 0);

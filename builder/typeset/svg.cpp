@@ -10,6 +10,7 @@
 #include "figures/figures.hpp"
 #include "figures/memo.hpp"
 #include "figures/pdf_render.h"
+#include "inputs/file_io.hpp"
 #include "modules/modules.hpp"
 #include "text/digest.hpp"
 
@@ -60,14 +61,12 @@ std::optional<fs::path> svg_pdf_entry(const fs::path& svg, const fs::path& cache
       if (fs::is_regular_file(entry, ec)) return entry;  // else: removed from the cache, converted again
     }
   }
-  std::ifstream in(svg, std::ios::binary);
-  if (!in) {
-    error = "cannot read " + svg.string();
+  auto read = inputs::read_bounded(svg, std::size_t{64} << 20);
+  if (!read.ok()) {
+    error = svg.string() + ": " + inputs::read_problem(read, std::size_t{64} << 20);
     return std::nullopt;
   }
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  std::string key = text::sha256_hex(bytes.str() + "\n" + std::string(kSettings));
+  std::string key = text::sha256_hex(read.bytes + "\n" + std::string(kSettings));
   fs::path entry = cache / (key + ".pdf");
   if (!fs::is_regular_file(entry, ec)) {
     fs::create_directories(cache, ec);

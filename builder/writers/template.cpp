@@ -8,6 +8,7 @@
 
 #include "assets/assets.hpp"
 #include "diag/diagnostics.hpp"
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 
 namespace bb::writers {
@@ -76,11 +77,10 @@ void use_book_templates(const fs::path& folder) {
 std::string load_template(const std::string& name) {
   std::lock_guard lock(mutex);
   if (auto file = book_file(name)) {
-    std::ifstream in(*file, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
+    // A book's template is untrusted: read whole only within a bound (a page template is a few KiB).
+    constexpr std::size_t kMaxTemplateBytes = std::size_t{4} << 20;
     found[name] = *file;
-    return std::move(bytes).str();
+    return inputs::read_bounded(*file, kMaxTemplateBytes).bytes;
   }
   found[name] = data_dir() / "templates" / name;
   return assets::read_data_file(fs::path("templates") / name);
