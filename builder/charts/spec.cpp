@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "tomlfile/parse.hpp"
 
@@ -283,14 +284,15 @@ std::optional<Spec> parse_spec(std::string_view text, const std::filesystem::pat
 
 std::optional<Spec> read_spec(const std::filesystem::path& file, Diagnostics& diags) {
   inputs::note_file(file);
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    diags.error({file, 0, 0}, "cannot read chart spec `" + file.string() + "`");
+  // A spec is a page of settings and data: 1 MiB is far more than any needs.
+  constexpr std::size_t kMaxSpecBytes = std::size_t{1} << 20;
+  auto read = inputs::read_bounded(file, kMaxSpecBytes);
+  if (!read.ok()) {
+    diags.error({file, 0, 0}, "cannot read chart spec `" + file.string() +
+                                  "`: " + inputs::read_problem(read, kMaxSpecBytes));
     return std::nullopt;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_spec(ss.str(), file, diags);
+  return parse_spec(read.bytes, file, diags);
 }
 
 const std::string* pick(const Text& text, const std::string& edition, const std::string& lang) {

@@ -79,8 +79,11 @@ std::string load_template(const std::string& name) {
   if (auto file = book_file(name)) {
     // A book's template is untrusted: read whole only within a bound (a page template is a few KiB).
     constexpr std::size_t kMaxTemplateBytes = std::size_t{4} << 20;
+    auto read = inputs::read_bounded(*file, kMaxTemplateBytes);
+    if (!read.ok())
+      throw FatalError(file->string() + ": error: " + inputs::read_problem(read, kMaxTemplateBytes));
     found[name] = *file;
-    return inputs::read_bounded(*file, kMaxTemplateBytes).bytes;
+    return std::move(read.bytes);
   }
   found[name] = data_dir() / "templates" / name;
   return assets::read_data_file(fs::path("templates") / name);
