@@ -212,7 +212,9 @@ class HtmlWriter {
         if (a == doc::Align::Center) out_ += " style=\"text-align: center\"";
         if (a == doc::Align::Right) out_ += " style=\"text-align: right\"";
         out_ += ">";
+        in_header_cell_ = std::string_view(tag) == "th";
         inlines(row.children[i].children);
+        in_header_cell_ = false;
         out_ += "</";
         out_ += tag;
         out_ += ">";
@@ -339,6 +341,18 @@ class HtmlWriter {
         out_ += "</code>";
         break;
       case Kind::InlineMath:
+        // A header cell names its column or row: a reader announces that name as flat text, and
+        // browsers compute no name from MathML. So in a header the formula carries its source as its
+        // name (role="math" with a label, as ARIA asks of math that is not read as MathML); axe and
+        // Ace otherwise report a header cell holding only a formula as empty (empty-table-header).
+        if (in_header_cell_) {
+          out_ += "<span class=\"math inline\" role=\"math\" aria-label=\"";
+          text(n.text);
+          out_ += "\">";
+          math(n);
+          out_ += "</span>";
+          break;
+        }
         out_ += "<span class=\"math inline\">";
         math(n);
         out_ += "</span>";
@@ -471,6 +485,7 @@ class HtmlWriter {
 
   const HtmlOptions& opt_;
   std::string out_;
+  bool in_header_cell_ = false;  // writing a `th`: inline formulas carry their source as a name
   std::map<std::string, const Node*> defs_;
   std::map<std::string, int> numbers_;
   std::map<std::string, int> ref_count_;

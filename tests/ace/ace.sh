@@ -28,7 +28,17 @@ for arg in "$@"; do
   "$bookbuild" "${args[@]}" epub --all
   for f in "$dir"/epub/*.epub; do
     report="$out/ace-$(basename "$f" .epub)"
-    PUPPETEER_EXECUTABLE_PATH="$chromium" node "$ace" --silent --force --outdir "$report" "$f" || true
+    # Ace drives a headless chromium; on a loaded machine (CI runs two tests at once) a run can die
+    # without writing its report. That is not a verdict on the EPUB: try again, up to three times, and
+    # show Ace's own output when there is still no report.
+    for try in 1 2 3; do
+      rm -rf "$report"
+      PUPPETEER_EXECUTABLE_PATH="$chromium" node "$ace" --silent --force --outdir "$report" "$f" \
+        >"$report.log" 2>&1 || true
+      [[ -f "$report/report.json" ]] && break
+      echo "$(basename "$f"): Ace wrote no report (try $try of 3); its output:"
+      tail -n 20 "$report.log" | sed 's/^/  /'
+    done
     if ! node "$here/violations.mjs" "$report/report.json" "$(basename "$f")"; then failed=1; fi
   done
 done

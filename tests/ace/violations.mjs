@@ -1,6 +1,5 @@
 // Prints the violations of an Ace report (report.json) one a line — impact, rule, document — and
-// exits 1 when there is any, 0 when there is none. ACE_KNOWN (rule titles, comma-separated) names
-// violations that are known and open: they are printed as such and do not fail (ace.corpus only).
+// exits 1 when there is any, 0 when there is none.
 import { readFileSync } from 'node:fs';
 
 const [file, name] = process.argv.slice(2);
@@ -18,9 +17,6 @@ for (const doc of report.assertions ?? []) {
     found.push(`${test['earl:impact'] ?? '?'} ${test['dct:title'] ?? '?'} ${doc['earl:testSubject']?.url ?? ''}`);
   }
 }
-const known = (process.env.ACE_KNOWN ?? '').split(',').filter(Boolean);
-const isKnown = (line) => known.some((rule) => line.split(' ')[1] === rule);
-const failing = found.filter((line) => !isKnown(line));
-console.log(`${name}: ${failing.length} violation(s)` + (found.length > failing.length ? `, ${found.length - failing.length} known` : ''));
-for (const line of found) console.log(`  ${isKnown(line) ? '(known) ' : ''}${line}`);
-process.exit(failing.length ? 1 : 0);
+console.log(`${name}: ${found.length} violation(s)`);
+for (const line of found) console.log(`  ${line}`);
+process.exit(found.length ? 1 : 0);

@@ -51,6 +51,21 @@ TEST(HtmlWriter, XhtmlClosesVoidElementsAndMarksNotes) {
   EXPECT_NE(html.find("epub:type=\"noteref\""), std::string::npos);
 }
 
+TEST(HtmlWriter, AFormulaInAHeaderCellIsNamedByItsSource) {
+  Diagnostics d;
+  auto root = markdown::parse("| | $M=1$ | rows $x<y$ |\n| - | - | - |\n| a | $z$ | b |\n", "t.md", d);
+  std::string html = render_html(root);
+  // The corner is a td; each header formula is a named math span; a body formula is not.
+  EXPECT_NE(html.find("<td></td><th><span class=\"math inline\" role=\"math\" aria-label=\"M=1\">"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("rows <span class=\"math inline\" role=\"math\" aria-label=\"x&lt;y\">"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td><span class=\"math inline\">"), std::string::npos) << html;
+  EXPECT_EQ(html.find("role=\"math\" aria-label=\"z\""), std::string::npos) << html;
+}
+
 TEST(Escape, SanitizeIdKeepsLettersOfAnyScript) {
   EXPECT_EQ(sanitize_id("sec:4.2"), "sec:4.2");
   EXPECT_EQ(sanitize_id("a b/c"), "a-b-c");
