@@ -76,14 +76,72 @@ ArgSpec file(std::string name, std::string help) {
   return {std::move(name), ArgKind::File, {}, false, {}, std::move(help)};
 }
 
-Json run_forward(const Data& data, const Args& a) {
-  ModelDims d = model_dims(data.model(a.text("model")));
-  ForwardScenario s;
-  s.batch = a.integer("batch");
-  s.history = a.integer("history");
-  s.tokens = a.integer("tokens");
-  s.output_head = a.text("output_head");
-  s.score_bytes = a.integer("score_bytes");
+// One argument, declared once: its spec (name, kind, default, help) and the field of the command's input
+// it fills — a member pointer, or a function returning the field for nested ones. An argument with no
+// field (a file to read, a choice that depends on the model) is read by the command's own step.
+template <class In>
+struct Bound {
+  ArgSpec spec;
+  std::function<void(const Args&, In&)> fill;
+
+  Bound(ArgSpec s) : spec(std::move(s)) {}  // NOLINT: an argument the command reads itself
+  template <class Field>
+  Bound(ArgSpec s, Field field) : spec(std::move(s)) {
+    fill = [name = spec.name, field](const Args& a, In& in) { read(a, name, std::invoke(field, in)); };
+  }
+
+ private:
+  static void read(const Args& a, const std::string& n, Int& v) { v = a.integer(n); }
+  static void read(const Args& a, const std::string& n, double& v) { v = a.number(n); }
+  static void read(const Args& a, const std::string& n, std::string& v) { v = a.text(n); }
+  static void read(const Args& a, const std::string& n, bool& v) { v = a.flag(n); }
+  static void read(const Args& a, const std::string& n, std::optional<Int>& v) { v = a.optional_integer(n); }
+  static void read(const Args& a, const std::string& n, std::optional<double>& v) {
+    v = a.optional_number(n);
+  }
+  static void read(const Args& a, const std::string& n, std::optional<std::string>& v) {
+    if (a.given(n)) v = a.text(n);
+  }
+};
+
+// A command whose arguments fill an `In` before `run` gets it (with the arguments, for those it reads
+// itself).
+template <class In>
+CommandSpec command(std::string name, std::string summary, std::vector<Bound<In>> args,
+                    std::function<Json(const Data&, In&, const Args&)> run, bool has_operators = false) {
+  CommandSpec c{std::move(name), std::move(summary), {}, has_operators, nullptr};
+  std::vector<std::function<void(const Args&, In&)>> fills;
+  for (auto& b : args) {
+    c.args.push_back(std::move(b.spec));
+    if (b.fill) fills.push_back(std::move(b.fill));
+  }
+  c.run = [fills = std::move(fills), run = std::move(run)](const Data& d, const Args& a) {
+    In in;
+    for (const auto& fill : fills) fill(a, in);
+    return run(d, in, a);
+  };
+  return c;
+}
+
+// The inputs of the commands whose document functions take loose values or no model.
+struct ForwardCall : ForwardScenario {
+  std::string model;
+};
+struct GenerateCall {
+  std::string model;
+  Int batch, history, steps;
+};
+struct ProjectionCall {
+  std::string model, device;
+  Int batch, tokens;
+};
+struct HardwareCall {
+  bool audit = false;
+};
+struct NoInput {};
+
+Json run_forward(const Data& data, ForwardCall& in, const Args& a) {
+  ModelDims d = model_dims(data.model(in.model));
   bool routing_given = a.given("routing") || a.given("routing_counts");
   if (routing_given && is_dense(d.adapter))
     throw Error("model " + d.id + " is dense (" + d.model_type +
@@ -102,114 +160,18 @@ Json run_forward(const Data& data, const Args& a) {
     }
     routing = r;
   }
-  return forward_document(data, compute_forward(d, s, routing ? &*routing : nullptr));
+  return forward_document(data, compute_forward(d, in, routing ? &*routing : nullptr));
 }
 
-Json run_roofline(const Data& data, const Args& a) {
-  RooflineInput in;
-  in.device = a.text("device");
-  in.flops = a.integer("flops");
-  in.traffic_bytes = a.integer("traffic_bytes");
-  in.key.input_precision = a.text("precision");
-  in.key.accumulator_precision = a.text("accumulator");
-  in.key.execution_unit = a.text("unit");
-  in.key.sparsity = a.text("sparsity");
-  in.sparse_eligible = a.flag("sparse_eligible");
-  in.compute_efficiency = a.number("compute_efficiency");
-  in.bandwidth_efficiency = a.number("bandwidth_efficiency");
-  return roofline_document(data, in);
-}
-
-Json run_state(const Data& data, const Args& a) {
-  StateInput in;
-  in.model = a.text("model");
-  in.length = a.integer("length");
-  in.batch = a.integer("batch");
-  in.element_bytes = a.integer("element_bytes");
-  in.recurrent_bytes = a.integer("recurrent_bytes");
-  if (a.given("mla_path")) in.mla_path = a.text("mla_path");
-  return state_document(data, in);
-}
-
-Json run_cache_sequence(const Data& data, const Args& a) {
-  CacheSequenceInput in;
-  in.model = a.text("model");
-  in.batch = a.integer("batch");
-  in.prompt = a.integer("prompt");
-  in.steps = a.integer("steps");
-  in.prefix_hit = a.integer("prefix_hit");
-  in.element_bytes = a.integer("element_bytes");
-  in.recurrent_bytes = a.integer("recurrent_bytes");
-  return cache_sequence_document(data, in);
-}
-
-Json run_memory_concurrency(const Data& data, const Args& a) {
-  MemoryConcurrencyInput in;
-  in.model = a.text("model");
-  in.length = a.integer("length");
-  in.batch = a.integer("batch");
-  in.transactions = a.integer("transactions");
-  in.transaction_bytes = a.integer("transaction_bytes");
-  in.latency_ns = a.number("latency_ns");
-  in.bandwidth_bytes_per_second = a.number("bandwidth_bytes_per_second");
-  in.active_transactions = a.optional_integer("active_transactions");
-  in.service_interval_ns = a.optional_number("service_interval_ns");
-  return memory_concurrency_document(data, in);
-}
-
-Json run_decode_budget(const Data& data, const Args& a) {
-  DecodeBudgetInput in;
-  in.batch = a.integer("batch");
-  in.parameters = a.integer("parameters");
-  in.weight_bits = a.integer("weight_bits");
-  in.kv_history_bytes_per_request = a.integer("kv_history_bytes_per_request");
-  in.kv_append_bytes_per_request = a.integer("kv_append_bytes_per_request");
-  in.workspace_bytes = a.integer("workspace_bytes");
-  in.metadata_bytes = a.integer("metadata_bytes");
-  in.compute_multiplier = a.number("compute_multiplier");
-  in.bandwidth_multiplier = a.number("bandwidth_multiplier");
-  in.device = a.text("device");
-  return decode_budget_document(data, in);
-}
-
-Json run_resource_basics(const Data&, const Args& a) {
-  ResourceBasicsInput in;
-  in.parameters = a.integer("parameters");
-  in.weight_bits = a.integer("weight_bits");
-  in.cards = a.integer("cards");
-  in.card_capacity_bytes = a.integer("card_capacity_bytes");
-  in.state_bytes_per_card = a.integer("state_bytes_per_card");
-  in.workspace_bytes_per_card = a.integer("workspace_bytes_per_card");
-  in.metadata_bytes_per_card = a.integer("metadata_bytes_per_card");
-  in.link_bits_per_second = a.number("link_bits_per_second");
-  in.messages = a.integer("messages");
-  in.payload_bytes = a.optional_integer("payload_bytes");
+Json run_resource_basics(const Data&, ResourceBasicsInput& in, const Args& a) {
   if (a.given("shard_parameters")) {
     in.shard_parameters = int_list(read_json_file(a.file("shard_parameters")), "shard-parameters");
     in.shard_file = a.file_label("shard_parameters");
   }
-  in.startup_seconds = a.number("startup_seconds");
-  in.link_efficiency = a.number("link_efficiency");
   return resource_basics_document(in);
 }
 
-CollectiveInput collective_input(const Args& a) {
-  CollectiveInput in;
-  in.model = a.text("model");
-  in.batch = a.integer("batch");
-  in.tokens = a.integer("tokens");
-  in.participants = a.integer("participants");
-  in.bandwidth_bytes_per_second = a.integer("bandwidth_bytes_per_second");
-  in.startup_ns = a.integer("startup_ns");
-  return in;
-}
-
-Json run_all_to_all(const Data& data, const Args& a) {
-  AllToAllInput in;
-  in.model = a.text("model");
-  in.tokens_per_rank = a.integer("tokens_per_rank");
-  in.participants = a.integer("participants");
-  in.routing = a.text("routing");
+Json run_all_to_all(const Data& data, AllToAllInput& in, const Args& a) {
   if (a.given("counts")) {
     Json rows = read_json_file(a.file("counts"));
     if (!rows.is_array()) throw Error("counts file must be a list of per-rank expert count lists");
@@ -222,147 +184,180 @@ Json run_all_to_all(const Data& data, const Args& a) {
   return all_to_all_document(data, in);
 }
 
+// A document function of (data, input) as a command's run step.
+template <class In>
+std::function<Json(const Data&, In&, const Args&)> document(Json (*f)(const Data&, const In&)) {
+  return [f](const Data& d, In& in, const Args&) { return f(d, in); };
+}
+
 std::vector<CommandSpec> build_specs() {
   const ArgSpec model = text("model", "qwen3-8b", "model id (a folder under calculations/configs/models)");
   const ArgSpec batch = integer("batch", "1", "requests in the batch (B)");
+  const ArgSpec element_bytes = integer("element_bytes", "2", "bytes per K/V element");
+  const ArgSpec recurrent_bytes =
+      integer("recurrent_bytes", "4", "bytes per recurrent-state element (hybrid models)");
+  const ArgSpec device = required(text("device", "", "device id from hardware.json"));
   std::vector<CommandSpec> v;
-  v.push_back({"models",
-               "List the model configs, their adapter and what can be computed for them",
-               {},
-               false,
-               [](const Data& d, const Args&) { return models_document(d); }});
+  v.push_back(command<NoInput>("models",
+                               "List the model configs, their adapter and what can be computed for them", {},
+                               [](const Data& d, NoInput&, const Args&) { return models_document(d); }));
+  v.push_back(command<ForwardCall>(
+      "forward", "One forward call: operator graph, weights, exact FLOPs and operand bytes",
+      {{model, &ForwardCall::model},
+       {batch, &ForwardCall::batch},
+       {integer("history", "0", "tokens already in the KV cache (S)"), &ForwardCall::history},
+       {integer("tokens", "8192", "new tokens per request (T)"), &ForwardCall::tokens},
+       {choice("output_head", "last", {"last", "all", "none"}, "rows that go through lm_head"),
+        &ForwardCall::output_head},
+       {integer("score_bytes", "4", "bytes per attention score element"), &ForwardCall::score_bytes},
+       choice("routing", "balanced", {"balanced", "concentrated"}, "MoE expert histogram (MoE models only)"),
+       file("routing_counts", "JSON list of per-expert counts for one layer (MoE models only)")},
+      run_forward, true));
   v.push_back(
-      {"forward",
-       "One forward call: operator graph, weights, exact FLOPs and operand bytes",
-       {model, batch, integer("history", "0", "tokens already in the KV cache (S)"),
-        integer("tokens", "8192", "new tokens per request (T)"),
-        choice("output_head", "last", {"last", "all", "none"}, "rows that go through lm_head"),
-        integer("score_bytes", "4", "bytes per attention score element"),
-        choice("routing", "balanced", {"balanced", "concentrated"}, "MoE expert histogram (MoE models only)"),
-        file("routing_counts", "JSON list of per-expert counts for one layer (MoE models only)")},
-       true,
-       run_forward});
-  v.push_back({"generate",
-               "G single-token decode calls after a prefill (dense models)",
-               {model, batch, integer("history", "8192", "prefill tokens before the first decode call (S)"),
-                integer("steps", "1024", "decode calls (G)")},
-               false,
-               [](const Data& d, const Args& a) {
-                 return generate_document(d, a.text("model"), a.integer("batch"), a.integer("history"),
-                                          a.integer("steps"));
-               }});
-  v.push_back(
-      {"state",
-       "Resident KV state for a selected history",
-       {required(text("model", "", "model id")), integer("length", "8192", "tokens of history"), batch,
-        integer("element_bytes", "2", "bytes per K/V element"),
-        integer("recurrent_bytes", "4", "bytes per recurrent-state element (hybrid models)"),
-        optional(choice("mla_path", "", {"compact", "expanded"}, "MLA cache layout (MLA models only)"))},
-       false,
-       run_state});
-  v.push_back({"cache-sequence",
-               "KV reads, appends and attention work over a decode sequence, with prefix reuse",
-               {model, batch, integer("prompt", "8192", "prompt tokens (P)"),
-                integer("steps", "1024", "decode steps (G)"),
-                integer("prefix_hit", "6144", "prompt tokens found in the prefix cache (C)"),
-                integer("element_bytes", "2", "bytes per K/V element"),
-                integer("recurrent_bytes", "4", "bytes per recurrent-state element (hybrid models)")},
-               false,
-               run_cache_sequence});
-  v.push_back({"hardware",
-               "The device catalog (peaks by precision, accumulator, unit and sparsity; memory; sources)",
-               {flag("audit", "check the catalog's rules instead of printing it")},
-               false,
-               [](const Data& d, const Args& a) { return hardware_document(d, a.flag("audit")); }});
-  v.push_back({"roofline",
-               "Compute and memory service times of declared work on one device",
-               {required(text("device", "", "device id from hardware.json")),
-                required(integer("flops", "", "floating-point operations")),
-                required(integer("traffic_bytes", "", "bytes across the memory interface")),
-                text("precision", "BF16", "input precision of the peak"),
-                text("accumulator", "FP32", "accumulator precision of the peak"),
-                choice("unit", "tensor", {"tensor", "vector", "cube"}, "execution unit"),
-                choice("sparsity", "dense", {"dense", "structured"}, "peak sparsity"),
-                flag("sparse_eligible", "the work is 2:4 structured-sparse (required for structured peaks)"),
-                number("compute_efficiency", "1.0", "fraction of peak compute, in (0, 1]"),
-                number("bandwidth_efficiency", "1.0", "fraction of peak bandwidth, in (0, 1]")},
-               false,
-               run_roofline});
-  v.push_back({"projection-bound",
-               "Roofline bound of one layer's Q projection GEMM on a device",
-               {model, required(text("device", "", "device id from hardware.json")), batch,
-                integer("tokens", "1", "tokens per request")},
-               false,
-               [](const Data& d, const Args& a) {
-                 return projection_bound_document(d, a.text("model"), a.text("device"), a.integer("batch"),
-                                                  a.integer("tokens"));
-               }});
-  v.push_back(
-      {"resource-basics",
-       "Packed weights per card, capacity headroom and a link transfer time",
-       {integer("parameters", "7e10", "parameter count"), integer("weight_bits", "16", "bits per weight"),
-        integer("cards", "2", "cards the weights are split over"),
-        integer("card_capacity_bytes", "8e10", "nominal capacity per card"),
-        integer("state_bytes_per_card", "0", "KV or other state per card"),
-        integer("workspace_bytes_per_card", "0", "workspace per card"),
-        integer("metadata_bytes_per_card", "0", "scales and other metadata per card"),
-        number("link_bits_per_second", "4e11", "link rate in bits per second"),
-        integer("messages", "1", "messages (each pays the startup time)"),
-        optional(integer("payload_bytes", "", "bytes to transfer (default: all packed weights)")),
-        file("shard_parameters", "JSON list of parameters per card"),
-        number("startup_seconds", "3e-6", "startup time per message"),
-        number("link_efficiency", "1.0", "fraction of the link rate achieved, in (0, 1]")},
-       false,
-       run_resource_basics});
-  v.push_back(
-      {"memory-concurrency",
-       "Bandwidth reachable with a given number of transactions in flight (Little's law)",
-       {model, integer("length", "8192", "tokens of KV history read"), batch,
-        integer("transactions", "128", "transactions in flight"),
-        integer("transaction_bytes", "128", "bytes per transaction"),
-        number("latency_ns", "500", "latency per transaction in ns"),
-        number("bandwidth_bytes_per_second", "1e12", "interface bandwidth"),
-        optional(integer("active_transactions", "", "override of the transactions actually in flight")),
-        optional(number("service_interval_ns", "", "minimum interval between transactions in ns"))},
-       false,
-       run_memory_concurrency});
-  v.push_back({"decode-budget",
-               "Nominal decode-step budget of an N-parameter model on one device",
-               {batch, integer("parameters", "7e10", "nominal parameter count N"),
-                integer("weight_bits", "8", "bits per weight: 4, 8 or 16"),
-                integer("kv_history_bytes_per_request", "0", "KV history read per request"),
-                integer("kv_append_bytes_per_request", "0", "KV append per request"),
-                integer("workspace_bytes", "0", "workspace and runtime reservation"),
-                integer("metadata_bytes", "0", "scales and other shared metadata"),
-                number("compute_multiplier", "1.0", "hypothetical scale of the peak compute"),
-                number("bandwidth_multiplier", "1.0", "hypothetical scale of the bandwidth"),
-                text("device", "h100-sxm", "device id from hardware.json")},
-               false,
-               run_decode_budget});
-  const std::vector<ArgSpec> collective = {
-      model,
-      batch,
-      integer("tokens", "1", "tokens per request"),
-      integer("participants", "8", "tensor-parallel ranks (p)"),
-      integer("bandwidth_bytes_per_second", "50e9", "one-direction link bandwidth"),
-      integer("startup_ns", "2000", "startup time per round in ns")};
-  v.push_back({"ring-collective", "Ring all-reduce of a tensor-parallel activation: schedule, bytes, time",
-               collective, false, [](const Data& d, const Args& a) {
-                 return ring_collective_document(d, collective_input(a));
-               }});
-  v.push_back({"tree-collective", "Binomial-tree all-reduce of the same activation: schedule, bytes, time",
-               collective, false, [](const Data& d, const Args& a) {
-                 return tree_collective_document(d, collective_input(a));
-               }});
-  v.push_back({"all-to-all",
-               "MoE dispatch and combine payloads between expert-parallel ranks",
-               {text("model", "qwen3-235b-a22b", "MoE model id"),
-                integer("tokens_per_rank", "64", "tokens held by each rank"),
-                integer("participants", "8", "expert-parallel ranks"),
-                choice("routing", "balanced", {"balanced", "hotspot", "counts"}, "expert histogram"),
-                file("counts", "JSON list (one per rank) of per-expert assignment counts")},
-               false,
-               run_all_to_all});
+      command<GenerateCall>("generate", "G single-token decode calls after a prefill (dense models)",
+                            {{model, &GenerateCall::model},
+                             {batch, &GenerateCall::batch},
+                             {integer("history", "8192", "prefill tokens before the first decode call (S)"),
+                              &GenerateCall::history},
+                             {integer("steps", "1024", "decode calls (G)"), &GenerateCall::steps}},
+                            [](const Data& d, GenerateCall& in, const Args&) {
+                              return generate_document(d, in.model, in.batch, in.history, in.steps);
+                            }));
+  v.push_back(command<StateInput>(
+      "state", "Resident KV state for a selected history",
+      {{required(text("model", "", "model id")), &StateInput::model},
+       {integer("length", "8192", "tokens of history"), &StateInput::length},
+       {batch, &StateInput::batch},
+       {element_bytes, &StateInput::element_bytes},
+       {recurrent_bytes, &StateInput::recurrent_bytes},
+       {optional(choice("mla_path", "", {"compact", "expanded"}, "MLA cache layout (MLA models only)")),
+        &StateInput::mla_path}},
+      document(state_document)));
+  v.push_back(command<CacheSequenceInput>(
+      "cache-sequence", "KV reads, appends and attention work over a decode sequence, with prefix reuse",
+      {{model, &CacheSequenceInput::model},
+       {batch, &CacheSequenceInput::batch},
+       {integer("prompt", "8192", "prompt tokens (P)"), &CacheSequenceInput::prompt},
+       {integer("steps", "1024", "decode steps (G)"), &CacheSequenceInput::steps},
+       {integer("prefix_hit", "6144", "prompt tokens found in the prefix cache (C)"),
+        &CacheSequenceInput::prefix_hit},
+       {element_bytes, &CacheSequenceInput::element_bytes},
+       {recurrent_bytes, &CacheSequenceInput::recurrent_bytes}},
+      document(cache_sequence_document)));
+  v.push_back(command<HardwareCall>(
+      "hardware", "The device catalog (peaks by precision, accumulator, unit and sparsity; memory; sources)",
+      {{flag("audit", "check the catalog's rules instead of printing it"), &HardwareCall::audit}},
+      [](const Data& d, HardwareCall& in, const Args&) { return hardware_document(d, in.audit); }));
+  using Peak = RooflineInput;
+  v.push_back(command<RooflineInput>(
+      "roofline", "Compute and memory service times of declared work on one device",
+      {{device, &Peak::device},
+       {required(integer("flops", "", "floating-point operations")), &Peak::flops},
+       {required(integer("traffic_bytes", "", "bytes across the memory interface")), &Peak::traffic_bytes},
+       {text("precision", "BF16", "input precision of the peak"),
+        [](Peak& in) -> std::string& { return in.key.input_precision; }},
+       {text("accumulator", "FP32", "accumulator precision of the peak"),
+        [](Peak& in) -> std::string& { return in.key.accumulator_precision; }},
+       {choice("unit", "tensor", {"tensor", "vector", "cube"}, "execution unit"),
+        [](Peak& in) -> std::string& { return in.key.execution_unit; }},
+       {choice("sparsity", "dense", {"dense", "structured"}, "peak sparsity"),
+        [](Peak& in) -> std::string& { return in.key.sparsity; }},
+       {flag("sparse_eligible", "the work is 2:4 structured-sparse (required for structured peaks)"),
+        &Peak::sparse_eligible},
+       {number("compute_efficiency", "1.0", "fraction of peak compute, in (0, 1]"),
+        &Peak::compute_efficiency},
+       {number("bandwidth_efficiency", "1.0", "fraction of peak bandwidth, in (0, 1]"),
+        &Peak::bandwidth_efficiency}},
+      document(roofline_document)));
+  v.push_back(command<ProjectionCall>(
+      "projection-bound", "Roofline bound of one layer's Q projection GEMM on a device",
+      {{model, &ProjectionCall::model},
+       {device, &ProjectionCall::device},
+       {batch, &ProjectionCall::batch},
+       {integer("tokens", "1", "tokens per request"), &ProjectionCall::tokens}},
+      [](const Data& d, ProjectionCall& in, const Args&) {
+        return projection_bound_document(d, in.model, in.device, in.batch, in.tokens);
+      }));
+  using Basics = ResourceBasicsInput;
+  v.push_back(command<Basics>(
+      "resource-basics", "Packed weights per card, capacity headroom and a link transfer time",
+      {{integer("parameters", "7e10", "parameter count"), &Basics::parameters},
+       {integer("weight_bits", "16", "bits per weight"), &Basics::weight_bits},
+       {integer("cards", "2", "cards the weights are split over"), &Basics::cards},
+       {integer("card_capacity_bytes", "8e10", "nominal capacity per card"), &Basics::card_capacity_bytes},
+       {integer("state_bytes_per_card", "0", "KV or other state per card"), &Basics::state_bytes_per_card},
+       {integer("workspace_bytes_per_card", "0", "workspace per card"), &Basics::workspace_bytes_per_card},
+       {integer("metadata_bytes_per_card", "0", "scales and other metadata per card"),
+        &Basics::metadata_bytes_per_card},
+       {number("link_bits_per_second", "4e11", "link rate in bits per second"),
+        &Basics::link_bits_per_second},
+       {integer("messages", "1", "messages (each pays the startup time)"), &Basics::messages},
+       {optional(integer("payload_bytes", "", "bytes to transfer (default: all packed weights)")),
+        &Basics::payload_bytes},
+       file("shard_parameters", "JSON list of parameters per card"),
+       {number("startup_seconds", "3e-6", "startup time per message"), &Basics::startup_seconds},
+       {number("link_efficiency", "1.0", "fraction of the link rate achieved, in (0, 1]"),
+        &Basics::link_efficiency}},
+      run_resource_basics));
+  using Memory = MemoryConcurrencyInput;
+  v.push_back(command<Memory>(
+      "memory-concurrency",
+      "Bandwidth reachable with a given number of transactions in flight (Little's law)",
+      {{model, &Memory::model},
+       {integer("length", "8192", "tokens of KV history read"), &Memory::length},
+       {batch, &Memory::batch},
+       {integer("transactions", "128", "transactions in flight"), &Memory::transactions},
+       {integer("transaction_bytes", "128", "bytes per transaction"), &Memory::transaction_bytes},
+       {number("latency_ns", "500", "latency per transaction in ns"), &Memory::latency_ns},
+       {number("bandwidth_bytes_per_second", "1e12", "interface bandwidth"),
+        &Memory::bandwidth_bytes_per_second},
+       {optional(integer("active_transactions", "", "override of the transactions actually in flight")),
+        &Memory::active_transactions},
+       {optional(number("service_interval_ns", "", "minimum interval between transactions in ns")),
+        &Memory::service_interval_ns}},
+      document(memory_concurrency_document)));
+  using Budget = DecodeBudgetInput;
+  v.push_back(command<Budget>(
+      "decode-budget", "Nominal decode-step budget of an N-parameter model on one device",
+      {{batch, &Budget::batch},
+       {integer("parameters", "7e10", "nominal parameter count N"), &Budget::parameters},
+       {integer("weight_bits", "8", "bits per weight: 4, 8 or 16"), &Budget::weight_bits},
+       {integer("kv_history_bytes_per_request", "0", "KV history read per request"),
+        &Budget::kv_history_bytes_per_request},
+       {integer("kv_append_bytes_per_request", "0", "KV append per request"),
+        &Budget::kv_append_bytes_per_request},
+       {integer("workspace_bytes", "0", "workspace and runtime reservation"), &Budget::workspace_bytes},
+       {integer("metadata_bytes", "0", "scales and other shared metadata"), &Budget::metadata_bytes},
+       {number("compute_multiplier", "1.0", "hypothetical scale of the peak compute"),
+        &Budget::compute_multiplier},
+       {number("bandwidth_multiplier", "1.0", "hypothetical scale of the bandwidth"),
+        &Budget::bandwidth_multiplier},
+       {text("device", "h100-sxm", "device id from hardware.json"), &Budget::device}},
+      document(decode_budget_document)));
+  using Collective = CollectiveInput;
+  const std::vector<Bound<Collective>> collective = {
+      {model, &Collective::model},
+      {batch, &Collective::batch},
+      {integer("tokens", "1", "tokens per request"), &Collective::tokens},
+      {integer("participants", "8", "tensor-parallel ranks (p)"), &Collective::participants},
+      {integer("bandwidth_bytes_per_second", "50e9", "one-direction link bandwidth"),
+       &Collective::bandwidth_bytes_per_second},
+      {integer("startup_ns", "2000", "startup time per round in ns"), &Collective::startup_ns}};
+  v.push_back(command<Collective>("ring-collective",
+                                  "Ring all-reduce of a tensor-parallel activation: schedule, bytes, time",
+                                  collective, document(ring_collective_document)));
+  v.push_back(command<Collective>("tree-collective",
+                                  "Binomial-tree all-reduce of the same activation: schedule, bytes, time",
+                                  collective, document(tree_collective_document)));
+  v.push_back(command<AllToAllInput>(
+      "all-to-all", "MoE dispatch and combine payloads between expert-parallel ranks",
+      {{text("model", "qwen3-235b-a22b", "MoE model id"), &AllToAllInput::model},
+       {integer("tokens_per_rank", "64", "tokens held by each rank"), &AllToAllInput::tokens_per_rank},
+       {integer("participants", "8", "expert-parallel ranks"), &AllToAllInput::participants},
+       {choice("routing", "balanced", {"balanced", "hotspot", "counts"}, "expert histogram"),
+        &AllToAllInput::routing},
+       file("counts", "JSON list (one per rank) of per-expert assignment counts")},
+      run_all_to_all));
   return v;
 }
 
