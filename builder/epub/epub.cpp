@@ -4,12 +4,9 @@
 #include "epub/epub.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "book/output_names.hpp"
 #include "book/paths.hpp"
@@ -17,12 +14,14 @@
 #include "diag/progress.hpp"
 #include "epub/accessibility.hpp"
 #include "epub/addressing.hpp"
+#include "epub/archive_record.hpp"
 #include "epub/package.hpp"
 #include "epub/zip.hpp"
 #include "figures/figures.hpp"
+#include "figures/svg_clean.hpp"
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
-#include "modules/modules.hpp"
 #include "output/staging.hpp"
 #include "text/digest.hpp"
 #include "writers/escape.hpp"
@@ -41,13 +40,12 @@ namespace {
 constexpr const char* kPackageDir = "EPUB/";
 constexpr const char* kStylesheet = "book.css";
 
+// A figure's bytes, within the bound every figure is read with.
 std::string read_bytes(const fs::path& p) {
   inputs::note_file(p);
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw FatalError("cannot read " + p.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  auto read = inputs::read_bounded(p, figures::kMaxFigureBytes);
+  if (!read.ok()) throw FatalError(p.string() + ": " + inputs::read_problem(read, figures::kMaxFigureBytes));
+  return std::move(read.bytes);
 }
 
 // Images keep their path relative to the edition folder, as on the site (`images/figure-4-1.png`),
@@ -313,100 +311,6 @@ std::string zip_files(std::vector<EpubFile> files, std::time_t modified, std::st
   return zip.finish(modified, earlier);
 }
 
-namespace {
-
-// The earlier archive. Deflating the text is most of an EPUB's cost, and a warm build's entries are
-// mostly the bytes they were. <archive_cache>/<name>.id records, after each EPUB is written, the ZIP
-// module's and the EPUB's identities (device, inode, size, modification time), the EPUB's
-// text::checksum64, and each entry's size and checksum. The next build offers that EPUB to the ZIP module,
-// marking the entries whose size and checksum are unchanged; the module keeps their deflate streams when the
-// earlier entry's size and CRC-32 agree too (so a stream is reused only for bytes that match on size, a
-// 64-bit checksum and a CRC-32). Only an EPUB this very module wrote and nobody touched since is offered:
-// another zlib or level would compress the same bytes differently, and a warm build must give the
-// same bytes as a clean one. An EPUB that comes out byte for byte as it was is not written again.
-// When every entry is as it was (name, order, size, checksum, stored or deflated) and so is the time
-// stamped on the entries, the module would write that EPUB again, stream for stream: the earlier bytes
-// are taken as they are, and the module is not even loaded (its libraries are ~10% of a warm run).
-constexpr std::size_t kMaxEarlierBytes = std::size_t{256} << 20;
-constexpr std::size_t kMaxRecordBytes = std::size_t{16} << 20;
-
-// A regular file's identity (figures::identify) as text; "" when it cannot be examined.
-std::string identity_of(const fs::path& file) {
-  const auto id = figures::identify(file);
-  if (!id) return {};
-  return std::to_string(id->device) + ":" + std::to_string(id->inode) + ":" + std::to_string(id->size) + ":" +
-         std::to_string(id->mtime_ns);
-}
-
-// The record's head for the EPUB at `epub` as it is now, holding `bytes`; "" when either file cannot
-// be examined. The bytes' checksum catches what the identity cannot: a file changed in place with
-// its size and time kept.
-std::string record_head(const fs::path& epub, std::string_view bytes) {
-  const std::string module = identity_of(modules::module_path(modules::Module::Zip));
-  const std::string archive = identity_of(epub);
-  if (module.empty() || archive.empty()) return {};
-  char sum[24];
-  std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(text::checksum64(bytes)));
-  return "bookbuild epub archive 2\nzip module " + module + "\narchive " + archive + " " + sum + "\n";
-}
-
-// One line per entry: "<size> <checksum, 16 hex digits> <d: deflated, s: stored> <name>".
-std::string entry_line(const EpubFile& f) {
-  char head[48];
-  std::snprintf(head, sizeof head, "%zu %016llx %c ", f.data.size(),
-                static_cast<unsigned long long>(text::checksum64(f.data)), f.compress ? 'd' : 's');
-  return head + f.name + "\n";
-}
-
-fs::path record_file(const EpubOptions& options, const fs::path& epub) {
-  return options.archive_cache / (epub.filename().string() + ".id");
-}
-
-std::string read_at_most(const fs::path& file, std::size_t limit) {
-  std::error_code ec;
-  const auto size = fs::file_size(file, ec);
-  if (ec || size > limit) return {};
-  std::ifstream in(file, std::ios::binary);
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return {};
-  return bytes;
-}
-
-struct EarlierArchive {
-  std::string bytes;              // "" = none to offer
-  std::string body;               // the record after its head: the time line, then the entry lines
-  std::set<std::string> entries;  // the record's entry lines, as entry_line() writes them
-};
-
-// The record's line for the time stamped on every entry.
-std::string modified_line(std::time_t modified) {
-  return "modified " + std::to_string(modified) + "\n";
-}
-
-EarlierArchive earlier_archive(const EpubOptions& options, const fs::path& epub) {
-  EarlierArchive earlier;
-  if (options.archive_cache.empty()) return earlier;
-  const std::string record = read_at_most(record_file(options, epub), kMaxRecordBytes);
-  if (record.empty()) return earlier;
-  std::string bytes = read_at_most(epub, kMaxEarlierBytes);
-  const std::string head = bytes.empty() ? std::string() : record_head(epub, bytes);
-  if (head.empty() || !record.starts_with(head)) return earlier;
-  const std::size_t first = record.find('\n', head.size());
-  if (first == std::string::npos || !std::string_view(record).substr(head.size()).starts_with("modified "))
-    return earlier;
-  for (std::size_t at = first + 1; at < record.size();) {
-    std::size_t end = record.find('\n', at);
-    if (end == std::string::npos) return earlier;  // cut short: not a record this build wrote
-    earlier.entries.emplace(record, at, end + 1 - at);
-    at = end + 1;
-  }
-  earlier.body = record.substr(head.size());
-  earlier.bytes = std::move(bytes);
-  return earlier;
-}
-
-}  // namespace
-
 std::time_t source_time(const book::Book& book, const EpubOptions& options) {
   return source_time_of(book, options);
 }
@@ -422,7 +326,7 @@ EpubOutput render_epub(book::Book& book, book::EditionBook& eb, const EpubOption
   const std::string file = options.name.empty() ? book::output_file(book.config, eb.edition, ".epub")
                                                 : name + "-" + eb.edition.id + ".epub";
   EpubOutput out{options.out / file, {}, false, {}};
-  EarlierArchive earlier = earlier_archive(options, out.path);
+  EarlierArchive earlier = earlier_archive(options.archive_cache, out.path);
   if (!options.archive_cache.empty()) {
     bool listed = true;  // every entry has its line in the record
     out.entries = modified_line(modified);
@@ -453,14 +357,7 @@ std::vector<fs::path> write_epubs(const std::vector<EpubOutput>& outputs, const 
   for (const auto& [path, bytes, unchanged, entries] : outputs) {
     if (!unchanged) {
       output::write_file_atomic(path, bytes);
-      if (!options.archive_cache.empty()) {
-        // Losing the record costs the next build time, not results: a failure here is not an error.
-        try {
-          const std::string head = record_head(path, bytes);
-          if (!head.empty()) output::write_file_atomic(record_file(options, path), head + entries);
-        } catch (const FatalError&) {
-        }
-      }
+      if (!options.archive_cache.empty()) write_archive_record(options.archive_cache, path, bytes, entries);
     }
     written.push_back(path);
     if (!options.quiet) std::cerr << "epub: " << path.string() << " (" << bytes.size() / 1024 << " KiB)\n";
