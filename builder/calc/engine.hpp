@@ -49,6 +49,7 @@ class Engine {
   // refer to; a cycle is an Error naming it).
   const Json& scenario_result(std::string_view id);
   const std::vector<Scenario>& scenarios() const { return scenarios_; }
+  const Data& data() const { return data_; }
   // How many results were computed so far (scenarios and inline calls); for cache tests.
   int computations() const { return computations_; }
 

@@ -76,6 +76,11 @@ std::string sha256_file(const fs::path& path) {
 
 std::vector<ResultStatus> check_results(const Data& data) {
   Engine engine(data.root());
+  return check_results(engine);
+}
+
+std::vector<ResultStatus> check_results(Engine& engine) {
+  const Data& data = engine.data();
   std::vector<ResultStatus> out;
   for (const auto& s : engine.scenarios()) {
     ResultStatus st{s.id, s.line, {}, {}, {}};

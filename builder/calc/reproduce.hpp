@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "calc/data.hpp"
+#include "calc/engine.hpp"
 #include "calc/json.hpp"
 
 namespace bb::calc {
@@ -25,6 +26,8 @@ struct ResultStatus {
 
 // Recomputes every scenario (arguments by reference first) and compares with results/.
 std::vector<ResultStatus> check_results(const Data& data);
+// The same with an engine that may already hold results (the one the book's numbers were computed by).
+std::vector<ResultStatus> check_results(Engine& engine);
 
 // The manifest (input and artifact hashes) for these fresh results, and whether the committed one equals it
 // (a changed input makes it stale even when no result changes).

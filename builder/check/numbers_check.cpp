@@ -296,8 +296,8 @@ std::vector<UnboundNumber> find_unbound_numbers(const book::Chapter& chapter, co
   return audit_chapter(chapter, edition, words).unbound;
 }
 
-NumbersCheck::NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags)
-    : strict_(strict), result_files_(book.config.root, book.config.calculations) {
+NumbersCheck::NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags, calc::Engine* engine)
+    : strict_(strict), engine_(engine), result_files_(book.config.root, book.config.calculations) {
   Diagnostics::Scope scope(diags, "numbers");
   words_ = load_audit_words(book.config.calculations, diags);
 }
@@ -326,7 +326,7 @@ NumbersReport NumbersCheck::finish(const book::Book& book, const filters::Resolu
                                    Diagnostics& diags) {
   Diagnostics::Scope scope(diags, "numbers");
   NumbersReport report = std::move(report_);
-  report.results = check_results(book, resolution, links_, diags);
+  report.results = check_results(book, resolution, links_, diags, engine_);
   report.structure_errors = check_parity(book, resolution, numbered_, diags);
   // Parity: each translated chapter binds exactly the calc keys its source chapter binds.
   // Where each key is first bound, per edition and chapter.

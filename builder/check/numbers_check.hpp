@@ -69,12 +69,15 @@ NumbersReport check_numbers(const book::Book& book, const filters::Resolution& r
 // the trees), finish once every edition was added and resolved.
 class NumbersCheck {
  public:
-  NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags);
+  // `engine`: the engine the book's numbers were computed by, so that every result is computed once
+  // in a run (nullptr: the check makes its own). Not used before finish(), nor by two threads.
+  NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags, calc::Engine* engine = nullptr);
   void add_edition(const book::EditionBook& edition, Diagnostics& diags);
   NumbersReport finish(const book::Book& book, const filters::Resolution& resolution, Diagnostics& diags);
 
  private:
   bool strict_;
+  calc::Engine* engine_;
   AuditWords words_;
   ScenarioLinks links_;
   NumberedElements numbered_;

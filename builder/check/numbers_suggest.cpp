@@ -197,13 +197,14 @@ std::string model_of(const std::string& expr) {
 
 }  // namespace
 
-SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags) {
+SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags, calc::Engine* shared) {
   SuggestReport report;
   if (!fs::is_directory(book.config.calculations)) {
     diags.error({book.config.calculations, 0, 0}, "--suggest needs the book's calculations folder");
     return report;
   }
-  calc::Engine engine(book.config.calculations);
+  std::optional<calc::Engine> own;  // only when the caller has no engine (the one the numbers came from)
+  calc::Engine& engine = shared ? *shared : own.emplace(book.config.calculations);
   auto all = candidates(engine, book.config.calculations);
   AuditWords words = load_audit_words(book.config.calculations, diags);
   for (const auto& eb : book.editions)

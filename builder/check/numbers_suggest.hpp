@@ -30,7 +30,7 @@ struct SuggestReport {
   int files_changed = 0;
 };
 
-SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags);
+SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags, calc::Engine* engine = nullptr);
 
 // Rewrites each suggestion in its manuscript as a bound literal. A literal that cannot be located
 // exactly once on its line, or that sits inside link text, is left alone (counted as not applied).

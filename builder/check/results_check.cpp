@@ -67,7 +67,7 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
 }
 
 ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,
-                            const ScenarioLinks& links, Diagnostics& diags) {
+                            const ScenarioLinks& links, Diagnostics& diags, calc::Engine* engine) {
   ResultsReport report;
   const fs::path dir = book.config.calculations;
   if (!fs::is_directory(dir)) return report;
@@ -83,7 +83,7 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
       diags.error({hw, line_of(hw, "\"id\": \"" + device + "\""), 1}, "device '" + device + "': " + problem);
       ++report.catalogue_problems;
     }
-    statuses = calc::check_results(data);
+    statuses = engine ? calc::check_results(*engine) : calc::check_results(data);
     if (!calc::manifest_current(data, statuses))
       diags.error(
           {dir / "results" / "manifest.json", 1, 1},

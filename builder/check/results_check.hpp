@@ -5,6 +5,7 @@
 #pragma once
 
 #include "book/book.hpp"
+#include "calc/engine.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/pipeline.hpp"
 
@@ -26,8 +27,9 @@ using ScenarioLinks = std::vector<std::pair<std::string, SourceLoc>>;
 void scenario_links(const doc::Node& root, ScenarioLinks& out);
 // check_results with the links gathered while the chapters were loaded (a book loaded one edition
 // at a time): it reads no tree.
+// `engine`: one that may already hold results (nullptr: a fresh one).
 ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,
-                            const ScenarioLinks& links, Diagnostics& diags);
+                            const ScenarioLinks& links, Diagnostics& diags, calc::Engine* engine = nullptr);
 
 // `../calculations/results/<id>.md` (or .json, .csv) in a link: the scenario id, else empty.
 std::string scenario_of_link(const std::string& url);

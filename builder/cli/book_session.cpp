@@ -85,9 +85,15 @@ std::optional<book::Config> load_checked_config(const Context& ctx, Diagnostics&
   return config;
 }
 
-std::optional<filters::Evaluator> load_evaluator(const book::Book& book, Diagnostics& diags) {
+// The evaluator of computed numbers; `engine` becomes the engine behind it (null when the book has no
+// calculations folder), for the checks to use after the resolution.
+std::optional<filters::Evaluator> load_evaluator(const book::Book& book, Diagnostics& diags,
+                                                 std::shared_ptr<calc::Engine>* engine = nullptr) {
   try {
-    return make_evaluator(book.config.calculations);
+    auto made = make_engine(book.config.calculations);
+    if (engine) *engine = made;
+    if (!made) return std::nullopt;
+    return make_evaluator(std::move(made));
   } catch (const std::exception& e) {
     diags.error({book.config.calculations, 0, 0}, std::string("cannot load the calc data: ") + e.what());
   }
@@ -103,7 +109,7 @@ bool BookSession::load(const Context& ctx, const std::vector<std::string>& editi
   std::optional<filters::Evaluator> local;
   std::optional<filters::Evaluator>& evaluator = cache ? cache->evaluator : local;
   if (!cache || !cache->evaluator_loaded) {
-    evaluator = load_evaluator(*book, diags);
+    evaluator = load_evaluator(*book, diags, cache ? nullptr : &engine);
     if (cache && evaluator) cache->evaluator_loaded = true;
   }
   filters::ResolveOptions options;
@@ -137,7 +143,7 @@ bool BookSession::load_each(const Context& ctx, const std::vector<std::string>& 
   auto config = load_checked_config(ctx, diags);
   if (!config) return false;
   book = book::book_outline(std::move(*config), diags, editions);
-  std::optional<filters::Evaluator> evaluator = load_evaluator(*book, diags);
+  std::optional<filters::Evaluator> evaluator = load_evaluator(*book, diags, &engine);
   filters::ResolveOptions options;
   options.evaluate = evaluator ? &*evaluator : nullptr;
   options.format = format;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "book/book.hpp"
+#include "calc/engine.hpp"
 #include "cli/commands.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/pipeline.hpp"
@@ -50,6 +51,9 @@ struct BookSession {
   Diagnostics diags;
   std::optional<book::Book> book;
   filters::Resolution resolution;
+  // The engine the book's computed numbers came from, for the checks of the results to reuse (null
+  // without a calculations folder, and when `load` was given a cache).
+  std::shared_ptr<calc::Engine> engine;
 
   // Loads the book at ctx.global.book_dir (only the given editions when non-empty) and resolves it:
   // numbering, references, links and computed numbers (see docs/pipeline.md).

@@ -10,11 +10,20 @@
 
 namespace bb::cli {
 
-std::optional<filters::Evaluator> make_evaluator(const std::filesystem::path& dir) {
+std::shared_ptr<calc::Engine> make_engine(const std::filesystem::path& dir) {
   inputs::note_file(dir);
   inputs::note_tree(dir);  // the engine reads what it needs of it, when it needs it
-  if (!std::filesystem::is_directory(dir)) return std::nullopt;
-  auto engine = std::make_shared<calc::Engine>(dir);
+  if (!std::filesystem::is_directory(dir)) return nullptr;
+  return std::make_shared<calc::Engine>(dir);
+}
+
+std::optional<filters::Evaluator> make_evaluator(const std::filesystem::path& dir) {
+  auto engine = make_engine(dir);
+  if (!engine) return std::nullopt;
+  return make_evaluator(std::move(engine));
+}
+
+filters::Evaluator make_evaluator(std::shared_ptr<calc::Engine> engine) {
   auto mutex = std::make_shared<std::mutex>();  // editions resolve in parallel; the engine caches
   return filters::Evaluator([engine, mutex](const std::string& expr) {
     calc::Value v;

@@ -98,8 +98,9 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
 }
 
 // `check numbers --suggest [--apply]`: one line per proposal, then the counts.
-void suggest(const book::Book& book, bool apply, Diagnostics& diags, const std::filesystem::path& root) {
-  auto report = check::suggest_bindings(book, diags);
+void suggest(const book::Book& book, calc::Engine* engine, bool apply, Diagnostics& diags,
+             const std::filesystem::path& root) {
+  auto report = check::suggest_bindings(book, diags, engine);
   for (const auto& s : report.suggestions) {
     std::cout << s.number.loc.path.lexically_relative(root.empty() ? book.config.root : root).generic_string()
               << ':' << s.number.loc.line << ':' << s.number.loc.col << ": suggest: `" << s.number.text
@@ -176,7 +177,8 @@ void define_check_command(CLI::App* sub, Context& ctx) {
     }
     BookSession s("check");
     if (opt->suggest || opt->apply) {
-      if (s.load(ctx, opt->editions)) suggest(*s.book, opt->apply, s.diags, ctx.global.book_dir);
+      if (s.load(ctx, opt->editions))
+        suggest(*s.book, s.engine.get(), opt->apply, s.diags, ctx.global.book_dir);
       ctx.exit_code = s.report(ctx);
       return;
     }
@@ -188,7 +190,7 @@ void define_check_command(CLI::App* sub, Context& ctx) {
     bool loaded = s.load_each(ctx, opt->editions, [&](std::size_t e) {
       const book::EditionBook& eb = s.book->editions[e];
       if (numbers_wanted) {
-        if (!numbers_check) numbers_check.emplace(*s.book, opt->strict, s.diags);
+        if (!numbers_check) numbers_check.emplace(*s.book, opt->strict, s.diags, s.engine.get());
         numbers_check->add_edition(eb, s.diags);
       }
       if (opt->dump)
@@ -214,7 +216,7 @@ void define_check_command(CLI::App* sub, Context& ctx) {
       }
       check::NumbersReport numbers;
       if (numbers_wanted) {
-        if (!numbers_check) numbers_check.emplace(*s.book, opt->strict, s.diags);
+        if (!numbers_check) numbers_check.emplace(*s.book, opt->strict, s.diags, s.engine.get());
         numbers = numbers_check->finish(*s.book, s.resolution, s.diags);
       }
       if (opt->what != "all") s.diags.keep_checks({opt->what});
