@@ -54,7 +54,7 @@ class CalcResolver {
     if (auto* x = n.rare_if())
       for (auto& c : x->caption) walk(c);
     for (auto& c : n.children) walk(c);
-    if (n.kind == Kind::CalcNumber) placeholder(n);
+    if (n.kind == Kind::CalcNumber && n.children.empty()) placeholder(n);  // resolved ones are done
     if (n.kind == Kind::Span && n.attr("calc")) literal(n);
   }
 
@@ -92,8 +92,10 @@ class CalcResolver {
     text.text = b.shown;
     n.children.clear();
     n.children.push_back(std::move(text));
-    // No attr `expr` here: the text holds it (computed_expression), and a large book has tens of
-    // thousands of placeholders, which would each need the attributes part for it.
+    // The placeholder is split here, once: from now on its text is the expression alone (the format
+    // is spent on the value shown). No attr `expr`: a large book has tens of thousands of
+    // placeholders, which would each need the attributes part for it.
+    n.text = b.expr;
     bindings_.push_back(std::move(b));
   }
 
@@ -169,11 +171,9 @@ std::size_t count_computed_numbers(const doc::Node& root) {
 }
 
 std::string computed_expression(const doc::Node& n) {
-  std::string expr;
-  std::string format;
-  // Resolved placeholders, and only they, have the value as their children.
-  if (n.kind == Kind::CalcNumber && !n.children.empty() && split_placeholder(n.text, expr, format))
-    return expr;
+  // Resolved placeholders, and only they, have the value as their children, and the expression alone
+  // as their text.
+  if (n.kind == Kind::CalcNumber && !n.children.empty()) return n.text;
   const std::string* e = n.attr("expr");
   return e ? *e : std::string();
 }
