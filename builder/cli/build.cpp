@@ -1,7 +1,7 @@
-// `bookbuild build [--edition E]... [--no-pdf]`: every output of the book in one run — an EPUB and a
-// PDF per edition, then the site that links them as downloads — and the build record
-// <out>/build.json. XeLaTeX, the slow part, runs for several editions at once on other threads
-// while this one writes the EPUBs.
+// `bookbuild build [--edition E]... [--no-pdf]`: every output of the book in one run — a PDF and an
+// EPUB per edition, then the site that links them as downloads — and the build record
+// <out>/build.json. XeLaTeX, the slow part, runs for several editions at once on other threads; the
+// EPUBs follow the PDFs, whose page records give them their print page lists (docs/epub.md).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -174,10 +174,9 @@ int run_build(Context& ctx, const BuildCommand& opt, BookSession& s, BuildRecord
     auto files = write_epubs(ctx, s, record);
     written.insert(written.end(), files.begin(), files.end());
   };
-  if (pdf)
-    build_pdfs_and(ctx, s, record, written, epubs);
-  else
-    epubs();
+  // Each EPUB after the PDFs: its page list is read from the page record its PDF's run left.
+  if (pdf) build_pdfs_and(ctx, s, record, written, [] {});
+  epubs();
   if (s.diags.has_errors()) return s.report(ctx);
   auto site0 = Clock::now();
   if (!write_site(ctx, s)) return s.report(ctx);

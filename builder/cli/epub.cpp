@@ -32,6 +32,7 @@ epub::EpubOptions epub_options(const Context& ctx) {
   o.out = ctx.global.out_dir / "epub";
   o.figure_cache = output::cache_dir(ctx.global.out_dir) / "figures";
   o.archive_cache = output::cache_dir(ctx.global.out_dir) / "epub";
+  o.print_out = ctx.global.out_dir;  // the page list of a PDF built there before (docs/epub.md)
   o.quiet = ctx.global.quiet;
   o.math = [](const doc::Node& n, Diagnostics&) {
     const auto& r = math::to_mathml_cached(n.text, n.kind == doc::Kind::DisplayMath);

@@ -38,6 +38,7 @@ std::string summary(const AccessibilityFacts& f) {
   }
   if (f.tables > 0) s += " Tables have header rows.";
   if (f.mathml) s += " Formulas are in MathML.";
+  if (f.page_list) s += " Page break markers and a page list give the page numbers of the PDF edition.";
   s += " No flashing, motion or sound hazards.";
   return s;
 }
@@ -56,6 +57,10 @@ std::string accessibility_metadata(const AccessibilityFacts& f) {
   out += meta("schema:accessibilityFeature", "displayTransformability");
   if (f.images > 0 && all_alt) out += meta("schema:accessibilityFeature", "alternativeText");
   if (f.mathml) out += meta("schema:accessibilityFeature", "MathML");
+  if (f.page_list) {
+    out += meta("schema:accessibilityFeature", "pageBreakMarkers");
+    out += meta("schema:accessibilityFeature", "pageNavigation");
+  }
   out += meta("schema:accessibilityHazard", "none");
   out += meta("schema:accessibilitySummary", summary(f));
   // WCAG 2 AA asks for text alternatives: without them the claim would be false.

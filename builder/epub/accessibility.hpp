@@ -16,7 +16,8 @@ struct AccessibilityFacts {
   std::size_t images = 0;
   std::size_t images_without_alt = 0;
   std::size_t tables = 0;
-  bool mathml = false;  // formulas are written as MathML (else as TeX text)
+  bool mathml = false;     // formulas are written as MathML (else as TeX text)
+  bool page_list = false;  // pagebreak markers and a page list from the edition's PDF (docs/epub.md)
 };
 
 // What the chapters hold; each image without alternative text is a warning.

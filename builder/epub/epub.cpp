@@ -4,6 +4,7 @@
 #include "epub/epub.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <map>
 #include <set>
@@ -23,6 +24,7 @@
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 #include "output/staging.hpp"
+#include "pages/page_record.hpp"
 #include "text/digest.hpp"
 #include "writers/escape.hpp"
 #include "writers/html.hpp"
@@ -139,6 +141,46 @@ std::time_t source_time_of(const book::Book& book, const EpubOptions& options) {
   return repo::source_time(options.repository, files);
 }
 
+// The print pages of an edition: before which block of which chapter each page of its PDF starts.
+struct PrintPages {
+  std::string source;                                      // the PDF's file name
+  std::vector<std::map<std::size_t, std::string>> breaks;  // per chapter: block index → page label
+};
+
+// A page label usable in an id and a fragment as it is ("iv", "12").
+bool plain_label(const std::string& label) {
+  return std::ranges::all_of(label, [](unsigned char c) { return std::isalnum(c) != 0; });
+}
+
+// From the page record of the edition's PDF, when there is one made from that very PDF and these
+// very blocks (else nothing: no page list, no claim). A page is marked before the first block that
+// starts on it, in reading order; a page met again later (a float) is not marked twice.
+std::optional<PrintPages> print_pages(const book::Book& book, const book::EditionBook& eb,
+                                      const std::vector<Node>& roots, const EpubOptions& options) {
+  if (options.print_out.empty()) return std::nullopt;
+  const std::string name = book::output_file(book.config, eb.edition, ".pdf");
+  const fs::path pdf = options.print_out / "pdf" / name;
+  const fs::path file = pages::record_path(output::cache_dir(options.print_out), eb.edition.id);
+  inputs::note_file(pdf);  // a later `epub` run is not a replay of this one once either changes
+  inputs::note_file(file);
+  std::vector<std::pair<std::string, const doc::Node*>> chapters;
+  for (std::size_t i = 0; i < roots.size(); ++i) chapters.emplace_back(eb.chapters[i].key, &roots[i]);
+  auto record = pages::valid_record(file, pdf, pages::blocks_digest(chapters));
+  if (!record) return std::nullopt;
+  std::map<std::string, std::string> page_of(record->pages.begin(), record->pages.end());
+  PrintPages p{name, std::vector<std::map<std::size_t, std::string>>(roots.size())};
+  std::set<std::string> marked;
+  for (std::size_t c = 0; c < roots.size(); ++c) {
+    for (std::size_t b = 0; b < roots[c].children.size(); ++b) {
+      auto it = page_of.find(pages::block_id(eb.chapters[c].key, b));
+      if (it == page_of.end() || !plain_label(it->second) || !marked.insert(it->second).second) continue;
+      p.breaks[c][b] = it->second;
+    }
+  }
+  if (marked.empty()) return std::nullopt;
+  return p;
+}
+
 // `roots` are the edition's chapter trees, which the EPUB rewrites to its own addressing.
 std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionBook& eb,
                                     std::vector<Node> roots, const EpubOptions& options, std::time_t modified,
@@ -146,6 +188,8 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   const book::Edition& e = eb.edition;
   const fs::path folder = (book.config.root / e.folder).lexically_normal();
   const lang::Language& words = lang::language(e.lang);
+  // Read before the links are rewritten: the record's digest is of the blocks as resolved.
+  const std::optional<PrintPages> print = print_pages(book, eb, roots, options);
 
   Addressing a;
   const std::string repo = options.repository.web_url;
@@ -215,6 +259,8 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
                   words.word("epub.landmarks"),
                   kStylesheet,
                   {},
+                  {},
+                  {},
                   {}};
   if (!cover_href.empty()) {
     files.push_back({std::string(kPackageDir) + "cover.xhtml",
@@ -244,6 +290,13 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
       if (m.mathml) has_mathml[i] = 1;
       return m.markup;
     };
+    if (print)
+      ho.before_block = [&breaks = print->breaks[i]](std::size_t b) -> std::string {
+        auto it = breaks.find(b);
+        if (it == breaks.end()) return {};
+        return "<span epub:type=\"pagebreak\" role=\"doc-pagebreak\" id=\"page-" + it->second +
+               "\" aria-label=\"" + it->second + "\"></span>\n";
+      };
     contents[i] = writers::render_html(roots[i], ho);
     shown.step();
   });
@@ -266,6 +319,9 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
     package.manifest.push_back({id, f.href, "application/xhtml+xml", mathml ? "mathml" : ""});
     package.spine.push_back(id);
     nav.toc.push_back(nav_entry(roots[i], c, f.href));
+    if (print)
+      for (const auto& [block, page] : print->breaks[i])
+        nav.pages.push_back({page, f.href + "#page-" + page, {}});
     if (i == 0 || (c.number > 0 && eb.chapters[i - 1].number == 0)) {
       // The body starts at the first numbered chapter (after a preface), or at the first file.
       std::erase_if(nav.landmarks, [](const NavLandmark& l) { return l.type == "bodymatter"; });
@@ -284,8 +340,13 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
         {std::string(kPackageDir) + href, read_bytes(img.file), img.media_type == "image/svg+xml"});
   }
 
-  package.accessibility =
-      accessibility_metadata(accessibility_facts(roots, std::ranges::count(has_mathml, 1) > 0, diags));
+  AccessibilityFacts facts = accessibility_facts(roots, std::ranges::count(has_mathml, 1) > 0, diags);
+  if (print) {
+    facts.page_list = true;
+    nav.pages_title = words.word("epub.pages");
+    package.page_source = print->source;
+  }
+  package.accessibility = accessibility_metadata(facts);
   files[package_slot] = {std::string(kPackageDir) + "package.opf", package_document(package), true};
   files[nav_slot] = {std::string(kPackageDir) + "nav.xhtml", nav_document(nav), true};
   return files;

@@ -40,6 +40,10 @@ struct EpubOptions {
   std::filesystem::path cover;  // cover image; "" = <edition folder>/cover.{png,jpg,jpeg}, if any
   MathRenderer math = tex_as_text;
   std::optional<std::time_t> modified;  // overrides SOURCE_DATE_EPOCH and the commit time
+  // The output root whose <out>/pdf/ holds the editions' PDFs and <out>/.cache/pdf/ their page
+  // records (builder/pages/): an edition whose record matches its PDF and its blocks gets print page
+  // markers and a page list. "" = never.
+  std::filesystem::path print_out;
   bool quiet = false;
 };
 

@@ -63,6 +63,13 @@ std::string package_document(const PackageDocument& p) {
   // EPUB 2 readers find the cover through this meta; EPUB 3 ones through the cover-image property.
   if (!p.cover_image_id.empty())
     cover_meta = "    <meta name=\"cover\" content=\"" + escape_xml(p.cover_image_id) + "\"/>\n";
+  // The page list's source (EPUB 3.3 §5.6.2.2): epubcheck 4.2.6 does not know the pageBreakSource
+  // property; a dc:source refined as the source of pagination is what it accepts.
+  std::string page_source;
+  if (!p.page_source.empty())
+    page_source =
+        "    <dc:source id=\"page-source\">" + escape_xml(p.page_source) +
+        "</dc:source>\n    <meta refines=\"#page-source\" property=\"source-of\">pagination</meta>\n";
   std::string manifest;
   for (const auto& item : p.manifest) {
     manifest += "    <item id=\"" + escape_xml(item.id) + "\" href=\"" + escape_xml(item.href) +
@@ -81,6 +88,7 @@ std::string package_document(const PackageDocument& p) {
                                  {"rights", rights},
                                  {"modified", format_modified(m.modified)},
                                  {"cover_meta", cover_meta},
+                                 {"page_source", page_source},
                                  {"accessibility", p.accessibility},
                                  {"manifest", manifest},
                                  {"spine", spine}},
@@ -111,6 +119,14 @@ std::string nav_document(const NavDocument& nav) {
   for (const auto& l : nav.landmarks)
     landmarks += "  <li><a epub:type=\"" + escape_xml(l.type) + "\" href=\"" + escape_xml(l.href) + "\">" +
                  escape_xml(l.label) + "</a></li>\n";
+  std::string page_list;
+  if (!nav.pages.empty()) {
+    page_list =
+        "<nav epub:type=\"page-list\" role=\"doc-pagelist\" id=\"page-list\" hidden=\"hidden\">\n<h2>" +
+        escape_xml(nav.pages_title) + "</h2>\n<ol>\n";
+    nav_entries(page_list, nav.pages, 1);
+    page_list += "</ol>\n</nav>\n";
+  }
   return writers::fill_template(writers::load_template("epub/nav.xhtml"),
                                 {{"lang", escape_xml(nav.lang)},
                                  {"title", escape_xml(nav.title)},
@@ -118,7 +134,8 @@ std::string nav_document(const NavDocument& nav) {
                                  {"landmarks_title", escape_xml(nav.landmarks_title)},
                                  {"stylesheet", escape_xml(nav.stylesheet)},
                                  {"toc", toc},
-                                 {"landmarks", landmarks}},
+                                 {"landmarks", landmarks},
+                                 {"page_list", page_list}},
                                 "epub/nav.xhtml");
 }
 

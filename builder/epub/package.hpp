@@ -31,6 +31,9 @@ struct PackageDocument {
   std::vector<std::string> spine;  // manifest ids in reading order
   std::string cover_image_id;      // manifest id of the cover image, or ""
   std::string accessibility;       // metadata lines (epub/accessibility.hpp)
+  // The identifier of the PDF edition whose page numbers the EPUB's page list gives, or "": no
+  // page list, no page source.
+  std::string page_source;
 };
 
 // One entry of the navigation document: a label and where it points; nested entries below it.
@@ -54,6 +57,10 @@ struct NavDocument {
   std::string stylesheet;  // href of the stylesheet
   std::vector<NavEntry> toc;
   std::vector<NavLandmark> landmarks;
+  // The print pages (label: the printed page number, href: its pagebreak marker), or none: then the
+  // document has no page-list.
+  std::string pages_title;
+  std::vector<NavEntry> pages;
 };
 
 // `2026-01-31T12:00:00Z`: the form dcterms:modified requires (UTC, no fractions).

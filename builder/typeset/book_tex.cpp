@@ -157,6 +157,7 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
     writers::LatexOptions o;
     o.chapter = c.key;
     o.labels = &e.labels;
+    o.block_marks = true;
     o.image = [&](const doc::Node& img) { return figures.add(book.config.root, img); };
     // Links to chapters carry attrs chapter/target (the writer makes them \hyperref); the resolver
     // made every other link it kept an absolute URL.

@@ -8,6 +8,8 @@
 
 #include "book/output_names.hpp"
 #include "output/staging.hpp"
+#include "pages/page_record.hpp"
+#include "text/digest.hpp"
 #include "typeset/log_report.hpp"
 #include "typeset/tex_log.hpp"
 #include "typeset/typeset_stamp.hpp"
@@ -74,6 +76,21 @@ void print_done(const std::string& edition, const fs::path& pdf, const std::stri
   std::cerr << ("pdf: " + edition + ": " + pdf.string() + " (" + how + ")\n");
 }
 
+// Where each block of the edition landed in the PDF just made or kept, from the run's .aux, kept
+// for the edition's EPUB (builder/pages/). Losing it costs the EPUB its page list, not the PDF: a
+// failure to write it is not an error.
+void record_pages(const book::EditionBook& eb, const fs::path& aux, std::string_view pdf,
+                  const fs::path& out) {
+  std::vector<std::pair<std::string, const doc::Node*>> chapters;
+  for (const auto& c : eb.chapters) chapters.emplace_back(c.key, &c.root);
+  pages::PageRecord record{text::checksum64(pdf), pages::blocks_digest(chapters),
+                           pages::parse_aux(read_file(aux))};
+  try {
+    pages::save_record(pages::record_path(output::cache_dir(out), eb.edition.id), record);
+  } catch (const FatalError&) {
+  }
+}
+
 }  // namespace
 
 std::optional<fs::path> typeset_pdf(const book::Book& book, const book::EditionBook& eb, const LatexBook& tex,
@@ -82,6 +99,7 @@ std::optional<fs::path> typeset_pdf(const book::Book& book, const book::EditionB
   const TypesetStamp stamp{output::cache_dir(options.out) / "pdf", eb.edition.id};
   if (auto log = tex.key.empty() ? std::nullopt : stamped_log(stamp, tex.key, pdf)) {
     report_layout_problems(parse_tex_log(*log), tex.marks, tex.tex, Severity::Warning, diags);
+    record_pages(eb, tex.tex.parent_path() / "book.aux", read_file(pdf), options.out);
     if (!options.quiet) print_done(eb.edition.id, pdf, "unchanged, no XeLaTeX pass");
     return pdf;
   }
@@ -97,6 +115,7 @@ std::optional<fs::path> typeset_pdf(const book::Book& book, const book::EditionB
   fs::create_directories(pdf.parent_path());
   output::write_file_atomic(pdf, bytes);
   if (!tex.key.empty()) save_stamp(stamp, tex.key, bytes, read_file(t.dir / "book.log"));
+  record_pages(eb, t.dir / "book.aux", bytes, options.out);
   if (!options.quiet) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f s", r.seconds);

@@ -24,7 +24,10 @@ class HtmlWriter {
 
   std::string run(const Node& root) {
     collect_footnotes(root);
-    for (const auto& b : root.children) marked([&] { block(b); });
+    for (std::size_t i = 0; i < root.children.size(); ++i) {
+      if (opt_.before_block) out_ += opt_.before_block(i);
+      marked([&] { block(root.children[i]); });
+    }
     marked([&] { footnotes(); });
     return std::move(out_);
   }

@@ -22,6 +22,9 @@ struct HtmlOptions {
   // The href of a resolved target: (chapter key, anchor id) as set by the filters on CrossRef and
   // Link nodes. The default is `#id` (everything on one page).
   std::function<std::string(const std::string& chapter, const std::string& target)> xref;
+  // Markup written before the top-level block at `index` of the chapter (the EPUB's print page
+  // markers); none by default.
+  std::function<std::string(std::size_t index)> before_block;
 };
 
 // Renders the blocks of a chapter, followed by its footnotes with back-links.

@@ -33,6 +33,9 @@ struct LatexOptions {
   // The path \includegraphics should use for an Image (relative to the .tex file), or "" when the
   // image is not available (the writer then prints a placeholder). The default uses the URL.
   std::function<std::string(const doc::Node& image)> image;
+  // Marks each top-level block with \bbblock{pages::block_id} so that the XeLaTeX run records the
+  // page it starts on in the .aux (the EPUB's page list, docs/epub.md). Changes no layout.
+  bool block_marks = false;
 };
 
 // One entry of the source map: output line `line` (1-based) starts with text from `loc`.

@@ -96,6 +96,20 @@ TEST(Package, NoSubtitleRightsOrCoverWhenThereAreNone) {
   EXPECT_FALSE(meta.find_child_by_attribute("meta", "name", "cover"));
 }
 
+// The PDF the page list follows is named as the source of pagination, in the form epubcheck 4.2.6
+// accepts; without a page list there is no such claim.
+TEST(Package, PageSourceOnlyWithAPageList) {
+  PackageDocument p = sample_package();
+  auto meta = parse(package_document(p));
+  EXPECT_FALSE(meta.child("package").child("metadata").child("dc:source"));
+  p.page_source = "book-en.pdf";
+  auto doc = parse(package_document(p));
+  auto m = doc.child("package").child("metadata");
+  EXPECT_STREQ(m.child("dc:source").text().get(), "book-en.pdf");
+  std::string refines = std::string("#") + m.child("dc:source").attribute("id").value();
+  EXPECT_STREQ(m.find_child_by_attribute("meta", "refines", refines.c_str()).text().get(), "pagination");
+}
+
 TEST(Package, ContainerPointsAtThePackage) {
   auto doc = parse(container_document("EPUB/package.opf"));
   auto rootfile = doc.child("container").child("rootfiles").child("rootfile");
@@ -104,7 +118,7 @@ TEST(Package, ContainerPointsAtThePackage) {
 }
 
 TEST(Nav, ChaptersWithNestedSectionsAndLandmarks) {
-  NavDocument nav{"zh-Hans", "书 <名>", "目录", "导览", "book.css", {}, {}};
+  NavDocument nav{"zh-Hans", "书 <名>", "目录", "导览", "book.css", {}, {}, {}, {}};
   nav.toc.push_back({"前言", "preface.xhtml", {}});
   nav.toc.push_back({"第 1 章 带宽",
                      "ch01.xhtml",
@@ -134,6 +148,25 @@ TEST(Nav, ChaptersWithNestedSectionsAndLandmarks) {
   for (auto li : landmarks.child("ol").children("li"))
     types.push_back(li.child("a").attribute("epub:type").value());
   EXPECT_EQ(types, (std::vector<std::string>{"toc", "bodymatter"}));
+  EXPECT_FALSE(html.child("body").find_child_by_attribute("nav", "epub:type", "page-list"));
+}
+
+// The print pages: a hidden page-list in reading order, each entry at its pagebreak marker.
+TEST(Nav, PageListWhenThereArePrintPages) {
+  NavDocument nav{"en", "Book", "Contents", "Landmarks", "book.css", {}, {}, "Pages", {}};
+  nav.toc.push_back({"Chapter 1", "ch01.xhtml", {}});
+  nav.pages = {
+      {"iii", "preface.xhtml#page-iii", {}}, {"1", "ch01.xhtml#page-1", {}}, {"2", "ch01.xhtml#page-2", {}}};
+  auto doc = parse(nav_document(nav));
+  auto list = doc.child("html").child("body").find_child_by_attribute("nav", "epub:type", "page-list");
+  ASSERT_TRUE(list);
+  EXPECT_TRUE(list.attribute("hidden"));
+  EXPECT_STREQ(list.child("h2").text().get(), "Pages");
+  std::vector<std::string> pages;
+  for (auto li : list.child("ol").children("li"))
+    pages.push_back(std::string(li.child("a").text().get()) + " " + li.child("a").attribute("href").value());
+  EXPECT_EQ(pages, (std::vector<std::string>{"iii preface.xhtml#page-iii", "1 ch01.xhtml#page-1",
+                                             "2 ch01.xhtml#page-2"}));
 }
 
 }  // namespace

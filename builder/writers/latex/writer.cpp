@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "pages/page_record.hpp"
 #include "text/lines.hpp"
 
 namespace bb::writers {
@@ -34,7 +35,13 @@ LatexChapter LatexWriter::run(const Node& root) {
     if (n.kind == Kind::FootnoteRef && !numbers_.count(n.text))
       numbers_[n.text] = static_cast<int>(numbers_.size()) + 1;
   });
-  blocks(root.children);
+  for (std::size_t i = 0; i < root.children.size(); ++i) {
+    const Node& b = root.children[i];
+    // Footnote definitions and raw HTML print nothing here: no page to record.
+    if (opt_.block_marks && b.kind != Kind::FootnoteDef && b.kind != Kind::HtmlBlock)
+      out_ += "\\bbblock{" + pages::block_id(opt_.chapter, i) + "}%\n";
+    block(b);
+  }
   mark_line();  // so that the scan below counts every line
   return {std::move(out_), std::move(marks_)};
 }
