@@ -128,5 +128,23 @@ TEST(BookFilters, NothingLeaksFromOneChapterToTheNext) {
   EXPECT_FALSE(diags.has_errors());
 }
 
+// The kept state is found by the filter's text, not its name: a filter edited under `site --serve`
+// runs as edited on the next rebuild.
+TEST(BookFilters, AnEditedFilterRunsAsEdited) {
+  Diagnostics diags;
+  book::Edition edition;
+  edition.id = "en";
+  bookfilters::Program program;
+  program.entry.name = "filters/edited.lua";
+  for (const std::string word : {"first", "second", "first"}) {
+    program.code = "function Str(s) return pandoc.Str('" + word + "') end";
+    book::Chapter chapter{"ch01", 1, "x.md", markdown::parse("word\n", "x.md", diags), "X"};
+    bookfilters::Place place{"html", &edition, &chapter, ".", book::FilterEntry::Stage::Resolved};
+    bookfilters::run_filters({program}, chapter, place, {}, diags);
+    EXPECT_EQ(doc::plain_text(chapter.root), word);
+  }
+  EXPECT_FALSE(diags.has_errors());
+}
+
 }  // namespace
 }  // namespace bb
