@@ -35,7 +35,7 @@ local TERMS = {
   },
 }
 
-local seen = {}  -- terms already linked in this chapter (each chapter runs in a fresh state)
+local seen = {}  -- terms already linked in this chapter (each chapter runs with fresh globals)
 
 -- The term's link: a resolved link to the defining section, as bookbuild's own resolver makes them.
 local function term_link(text, term, target)

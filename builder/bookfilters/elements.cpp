@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cstring>
 #include <lua.hpp>
+#include <string_view>
+
+#include "text/unicode.hpp"
 
 namespace bb::bookfilters {
 
@@ -223,6 +226,17 @@ struct Reader {
 
 void read_list(Reader& r, int index, Sort want, std::vector<Node>& out, int depth);
 
+// A string from Lua goes into the tree only as well-formed UTF-8: every writer takes the tree's text
+// as such, and a stray byte would be corrupt output far from the filter that made it.
+// `what` names the string ("field `text`"), `key` fills a `%s` in it.
+void check_utf8(lua_State* L, const char* s, std::size_t len, const char* what, const char* key = "") {
+  std::size_t bad = 0;
+  if (text::valid_utf8(std::string_view(s, len), &bad)) return;
+  lua_pushfstring(L, what, key);
+  luaL_error(L, "%s is not valid UTF-8 (byte %d of %d)", lua_tostring(L, -1), static_cast<int>(bad + 1),
+             static_cast<int>(len));
+}
+
 // The string at field `key` of the table at `index` into `out` (absent: unchanged).
 void read_string(Reader& r, int index, const char* key, std::string& out) {
   lua_State* L = r.L;
@@ -230,6 +244,7 @@ void read_string(Reader& r, int index, const char* key, std::string& out) {
   if (type == LUA_TSTRING || type == LUA_TNUMBER) {
     std::size_t len = 0;
     const char* s = lua_tolstring(L, -1, &len);
+    check_utf8(L, s, len, "field `%s`", key);
     out.assign(s, len);
   } else if (type != LUA_TNIL) {
     luaL_error(L, "field `%s` must be a string, not a %s", key, lua_typename(L, type));
@@ -262,6 +277,7 @@ void read_attr(Reader& r, int index, Node& n) {
       if (lua_rawgeti(L, -1, i) != LUA_TSTRING) luaL_error(L, "`classes` must hold strings");
       std::size_t len = 0;
       const char* s = lua_tolstring(L, -1, &len);
+      check_utf8(L, s, len, "a class");
       n.extra().classes.emplace_back(s, len);
       lua_pop(L, 1);
     }
@@ -278,6 +294,8 @@ void read_attr(Reader& r, int index, Node& n) {
       const char* key = lua_tolstring(L, -2, &klen);
       lua_pushvalue(L, -1);
       const char* value = lua_tolstring(L, -1, &vlen);
+      check_utf8(L, key, klen, "an attribute's name");
+      check_utf8(L, value, vlen, "an attribute's value");
       auto& attrs = n.extra().attrs;
       auto at = attrs.begin();
       while (at != attrs.end() && at->first.compare(0, std::string::npos, key, klen) < 0) ++at;

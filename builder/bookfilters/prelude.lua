@@ -69,6 +69,13 @@ pandoc.utils = {}
 function pandoc.utils.stringify(x)
   if type(x) == "string" then return x end
   if type(x) ~= "table" then return "" end
+  -- A lone text element, the common case (a paragraph's parts one by one), without a closure or a table.
+  local tag = x.tag
+  if tag and x.content == nil then
+    if tag == "SoftBreak" or tag == "LineBreak" then return " " end
+    if tag == "Str" or tag == "Code" or tag == "Math" then return x.text or "" end
+    return ""
+  end
   local parts = {}
   local function add(e)
     if e.tag == "SoftBreak" or e.tag == "LineBreak" then parts[#parts + 1] = " "

@@ -1,9 +1,11 @@
-// Running one book filter over one chapter: the globals, the handlers by element name, the walk that
-// calls them bottom-up and splices their results, and errors placed at filter line and manuscript.
+// Running one book filter over one chapter: the pooled state and the chapter's fresh globals, the
+// handlers by element name, the walk that calls them bottom-up and splices their results, and errors
+// placed at filter line and manuscript.
 #include <algorithm>
 #include <array>
 #include <fstream>
 #include <lua.hpp>
+#include <memory>
 #include <sstream>
 
 #include "bookfilters/book_filters.hpp"
@@ -30,6 +32,37 @@ struct Handlers {
 
 class Runner;
 
+// A filter's Lua state on one thread, kept from chapter to chapter: opening the libraries and
+// compiling the prelude and the filter once per thread instead of once per chapter was most of what
+// the filters cost (docs/benchmarks.md, "Book filters"). Each chapter still runs the filter's chunk
+// in a fresh global table, so a chapter sees nothing an earlier one left.
+struct Pooled {
+  std::string name, code;
+  Limits limits;
+  std::unique_ptr<Sandbox> sandbox;
+  int prelude = LUA_NOREF;  // the compiled prelude, in the registry
+  int chunk = LUA_NOREF;    // the compiled filter
+};
+
+// A handful of filters per book; more entries than this only after filters were edited (`--serve`).
+constexpr std::size_t kPooled = 16;
+
+Pooled& pooled(const Program& program, const Limits& limits) {
+  thread_local std::vector<std::unique_ptr<Pooled>> pool;
+  for (auto& p : pool)
+    if (p->name == program.entry.name && p->code == program.code && p->limits.memory == limits.memory &&
+        p->limits.instructions == limits.instructions)
+      return *p;
+  if (pool.size() >= kPooled) pool.erase(pool.begin());
+  auto p = std::make_unique<Pooled>();
+  p->name = program.entry.name;
+  p->code = program.code;
+  p->limits = limits;
+  p->sandbox = std::make_unique<Sandbox>(limits);
+  pool.push_back(std::move(p));
+  return *pool.back();
+}
+
 // What a protected call works on. It lives on the C++ side (its vectors own memory), never on the
 // stack of the function a Lua error can unwind.
 struct Call {
@@ -39,8 +72,7 @@ struct Call {
   std::vector<const SourceLoc*> places;
   std::vector<Node> result;
   bool replaced = false;
-  int defined_at = 0;  // the line the function called was defined at
-  Stubs stubs;         // a whole-document hook's blocks
+  Stubs stubs;  // a whole-document hook's blocks
 };
 
 // Adds where the Lua code was to a message that does not say it (an error raised by a library
@@ -59,9 +91,6 @@ int message_handler(lua_State* L) {
 int call_element(lua_State* L) {
   auto* c = static_cast<Call*>(lua_touserdata(L, 1));
   lua_rawgeti(L, LUA_REGISTRYINDEX, c->function);
-  lua_Debug ar;
-  lua_pushvalue(L, -1);
-  c->defined_at = lua_getinfo(L, ">S", &ar) ? ar.linedefined : 0;
   if (c->node->kind == Kind::Document) {  // the whole-document hook: Pandoc's `doc.blocks`
     c->stubs = {&c->node->children, &c->places};
     lua_createtable(L, 0, 2);
@@ -86,8 +115,18 @@ int call_element(lua_State* L) {
 class Runner {
  public:
   Runner(const Program& program, const Place& place, const Lookups& lookups, Diagnostics& diags,
-         const Limits& limits)
-      : program_(program), place_(place), lookups_(lookups), diags_(diags), sandbox_(limits) {}
+         Pooled& pooled)
+      : program_(program),
+        place_(place),
+        lookups_(lookups),
+        diags_(diags),
+        pooled_(pooled),
+        sandbox_(*pooled.sandbox) {
+    sandbox_.start_chapter();
+  }
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
 
   // Loads the prelude, the globals and the filter; false (reported) when any of them fails.
   bool start(const Node& root);
@@ -95,7 +134,11 @@ class Runner {
 
   const Lookups& lookups() const { return lookups_; }
   const Program& program() const { return program_; }
-  void set_globals_in(lua_State* L);
+  Pooled& pooled() { return pooled_; }
+  // This chapter's global table: made by `setup`, pushed by `push_environment`.
+  void keep_environment(lua_State* L) { environment_ = luaL_ref(L, LUA_REGISTRYINDEX); }
+  void push_environment(lua_State* L) const { lua_rawgeti(L, LUA_REGISTRYINDEX, environment_); }
+  void set_globals_in(lua_State* L, int env);
   void collect_handlers(lua_State* L, int list);
   std::string printed;  // what the filter printed, reported as notes
   // What the library functions hand to Lua, kept here rather than on a stack a Lua error unwinds.
@@ -107,6 +150,7 @@ class Runner {
  private:
   bool protect(lua_CFunction f, void* data, const Node& at);
   void report(int status, const Node& at);
+  int defined_at(int function);
   bool call(int function, Node& node, std::vector<Node>& out);
   void walk_list(const Handlers& h, std::vector<Node>& list);
   void walk_children(const Handlers& h, Node& n);
@@ -115,12 +159,27 @@ class Runner {
   const Place& place_;
   const Lookups& lookups_;
   Diagnostics& diags_;
-  Sandbox sandbox_;
+  Pooled& pooled_;
+  Sandbox& sandbox_;
+  int environment_ = LUA_NOREF;
   std::vector<Handlers> tables_;
   bool failed_ = false;
   bool loading_ = false;
   Call call_;
 };
+
+// The line `function` (a registry reference) was defined at: asked only when a diagnostic needs it,
+// as lua_getinfo on every call cost a few percent of a filter pass.
+int Runner::defined_at(int function) {
+  lua_State* L = sandbox_.state();
+  lua_rawgeti(L, LUA_REGISTRYINDEX, function);
+  if (!lua_isfunction(L, -1)) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  lua_Debug ar;  // lua_getinfo with '>' pops the function
+  return lua_getinfo(L, ">S", &ar) ? ar.linedefined : 0;
+}
 
 void Runner::report(int status, const Node& at) {
   std::string message;
@@ -137,7 +196,7 @@ void Runner::report(int status, const Node& at) {
     message = msg ? msg : "error";
     // A malformed result is found after the function returned: name the function's line instead.
     if (message.rfind(program_.entry.name + ":", 0) != 0)
-      message = program_.entry.name + ":" + std::to_string(call_.defined_at) + ": the " +
+      message = program_.entry.name + ":" + std::to_string(defined_at(call_.function)) + ": the " +
                 element_name(at.kind) + " function returned a value the tree cannot hold: " + message;
   }
   lua_settop(L, 0);
@@ -285,35 +344,60 @@ void set_string(lua_State* L, const char* key, const std::string& value) {
   lua_setfield(L, -2, key);
 }
 
+// Calls the chunk on top of the stack (a compiled file: its one upvalue is _ENV) in `env`.
+void call_in(lua_State* L, int env, int results) {
+  lua_pushvalue(L, env);
+  lua_setupvalue(L, -2, 1);
+  lua_call(L, 0, results);
+}
+
 int setup(lua_State* L) {
   auto* c = static_cast<Call*>(lua_touserdata(L, 1));
-  if (luaL_loadbufferx(L, kPrelude, sizeof kPrelude - 1, "=prelude", "t") != LUA_OK) lua_error(L);
-  lua_call(L, 0, 0);
-  c->runner->set_globals_in(L);
+  Pooled& pooled = c->runner->pooled();
+  if (pooled.prelude == LUA_NOREF) {
+    if (luaL_loadbufferx(L, kPrelude, sizeof kPrelude - 1, "=prelude", "t") != LUA_OK) lua_error(L);
+    pooled.prelude = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
+  Sandbox::new_environment(L);
+  const int env = lua_gettop(L);
+  lua_pushvalue(L, env);
+  c->runner->keep_environment(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.prelude);
+  call_in(L, env, 0);
+  c->runner->set_globals_in(L, env);
   return 0;
 }
 
 }  // namespace
 
-void Runner::set_globals_in(lua_State* L) {
+Runner::~Runner() {
+  lua_State* L = sandbox_.state();
+  luaL_unref(L, LUA_REGISTRYINDEX, environment_);
+  for (const Handlers& h : tables_) {
+    for (int ref : h.by_kind) luaL_unref(L, LUA_REGISTRYINDEX, ref);
+    luaL_unref(L, LUA_REGISTRYINDEX, h.pandoc);
+  }
+}
+
+void Runner::set_globals_in(lua_State* L, int env) {
   const book::Edition& e = *place_.edition;
   const book::Chapter& ch = *place_.chapter;
   lua_pushlstring(L, place_.format.data(), place_.format.size());
-  lua_setglobal(L, "FORMAT");
+  lua_setfield(L, env, "FORMAT");
   lua_pushlstring(L, e.id.data(), e.id.size());
-  lua_setglobal(L, "EDITION");
+  lua_setfield(L, env, "EDITION");
   lua_pushlstring(L, e.lang.data(), e.lang.size());
-  lua_setglobal(L, "LANG");
+  lua_setfield(L, env, "LANG");
   lua_pushstring(L, place_.stage == book::FilterEntry::Stage::Parsed ? "parsed" : "resolved");
-  lua_setglobal(L, "STAGE");
+  lua_setfield(L, env, "STAGE");
   lua_createtable(L, 0, 4);
   set_string(L, "key", ch.key);
   lua_pushinteger(L, ch.number);
   lua_setfield(L, -2, "number");
   set_string(L, "title", ch.title);
   set_string(L, "path", ch.path.lexically_relative(place_.book_root).generic_string());
-  lua_setglobal(L, "CHAPTER");
-  lua_getglobal(L, "bookbuild");
+  lua_setfield(L, env, "CHAPTER");
+  lua_getfield(L, env, "bookbuild");
   const luaL_Reg functions[] = {{"label", lua_label}, {"calc", lua_calc}};
   for (const auto& f : functions) {
     lua_pushlightuserdata(L, this);
@@ -323,7 +407,7 @@ void Runner::set_globals_in(lua_State* L) {
   lua_pop(L, 1);
   lua_pushlightuserdata(L, this);
   lua_pushcclosure(L, lua_print, 1);
-  lua_setglobal(L, "print");
+  lua_setfield(L, env, "print");
 }
 
 namespace {
@@ -333,10 +417,17 @@ namespace {
 int load_filter(lua_State* L) {
   auto* c = static_cast<Call*>(lua_touserdata(L, 1));
   const Program& p = c->runner->program();
-  c->runner->chunk_name = "@" + p.entry.name;
-  const int status = luaL_loadbufferx(L, p.code.data(), p.code.size(), c->runner->chunk_name.c_str(), "t");
-  if (status != LUA_OK) lua_error(L);
-  lua_call(L, 0, 1);
+  Pooled& pooled = c->runner->pooled();
+  if (pooled.chunk == LUA_NOREF) {
+    c->runner->chunk_name = "@" + p.entry.name;
+    const int status = luaL_loadbufferx(L, p.code.data(), p.code.size(), c->runner->chunk_name.c_str(), "t");
+    if (status != LUA_OK) lua_error(L);  // compiled again for the next chapter, to report it there too
+    pooled.chunk = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
+  c->runner->push_environment(L);
+  const int env = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.chunk);
+  call_in(L, env, 1);
   lua_newtable(L);  // the list of filter tables
   if (lua_istable(L, -2)) {
     lua_rawgeti(L, -2, 1);
@@ -350,7 +441,7 @@ int load_filter(lua_State* L) {
       lua_rawseti(L, -2, 1);
     }
   } else {
-    lua_pushglobaltable(L);
+    lua_pushvalue(L, env);
     lua_rawseti(L, -2, 1);
   }
   c->runner->collect_handlers(L, lua_gettop(L));
@@ -438,7 +529,7 @@ void run_filters(const std::vector<Program>& programs, book::Chapter& chapter, c
                  const Lookups& lookups, Diagnostics& diags, const Limits& limits) {
   for (const auto& p : programs) {
     if (!applies(p.entry, place)) continue;
-    Runner runner(p, place, lookups, diags, limits);
+    Runner runner(p, place, lookups, diags, pooled(p, limits));
     if (runner.start(chapter.root)) runner.run(chapter.root);
   }
 }

@@ -2,6 +2,7 @@
 #include "bookfilters/sandbox.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <lua.hpp>
 #include <stdexcept>
 
@@ -37,6 +38,25 @@ void open_safe_libraries(lua_State* L) {
   lua_pushinteger(L, 0);
   lua_call(L, 1, 0);
   lua_pop(L, 1);
+  // Strings' methods are the state's own `string` table, shared by every chapter: a filter must not
+  // reach it (through getmetatable("").__index) to change it for the chapters after its own.
+  lua_pushliteral(L, "");
+  lua_getmetatable(L, -1);
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_pop(L, 2);
+}
+
+// A table's entries in a new table (the libraries' tables hold only functions and numbers).
+void push_copy(lua_State* L, int from) {
+  from = lua_absindex(L, from);
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, from)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
 }
 
 }  // namespace
@@ -50,11 +70,30 @@ std::string lua_place(lua_State* L) {
   return {};
 }
 
+void Sandbox::new_environment(lua_State* L) {
+  lua_pushglobaltable(L);
+  const int globals = lua_gettop(L);
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, globals)) {
+    lua_pushvalue(L, -2);  // key
+    if (lua_rawequal(L, -2, globals))
+      lua_pushvalue(L, globals + 1);  // _G is the environment itself
+    else if (lua_istable(L, -2))
+      push_copy(L, -2);  // string, table, math, utf8, coroutine: changes stay in this chapter
+    else
+      lua_pushvalue(L, -2);
+    lua_rawset(L, globals + 1);
+    lua_pop(L, 1);
+  }
+  lua_remove(L, globals);
+}
+
 void* Sandbox::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
   auto* self = static_cast<Sandbox*>(ud);
   const std::size_t old_bytes = ptr ? old_size : 0;
   if (new_size == 0) {
-    std::free(ptr);
+    self->release(ptr, old_bytes);
     self->used_ -= old_bytes;
     return nullptr;
   }
@@ -65,8 +104,37 @@ void* Sandbox::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t n
     self->refused_ = true;
     return nullptr;
   }
-  void* p = std::realloc(ptr, new_size);
+  void* p = self->move_block(ptr, old_bytes, new_size);
   if (p) self->used_ = self->used_ - old_bytes + new_size;
+  return p;
+}
+
+void Sandbox::release(void* ptr, std::size_t bytes) {
+  if (!ptr) return;
+  if (bytes <= SmallBlocks::kLargest)
+    small_.give(ptr, bytes);
+  else
+    std::free(ptr);
+}
+
+// A block of `new_size` bytes holding what `ptr` (`old_bytes`, 0 for none) held: blocks up to
+// SmallBlocks::kLargest come from the free lists, larger ones from malloc.
+void* Sandbox::move_block(void* ptr, std::size_t old_bytes, std::size_t new_size) {
+  constexpr std::size_t kSmall = SmallBlocks::kLargest;
+  if (old_bytes > kSmall && new_size > kSmall) return std::realloc(ptr, new_size);
+  if (ptr && old_bytes <= kSmall && new_size <= kSmall && (old_bytes - 1) / 16 == (new_size - 1) / 16)
+    return ptr;  // the same size class
+  void* p = new_size <= kSmall ? small_.take(new_size) : std::malloc(new_size);
+  if (!p) {
+    // Lua counts on a block's shrinking never failing; a small block is already big enough.
+    if (ptr && new_size <= old_bytes && old_bytes <= kSmall) return ptr;
+    if (ptr && new_size <= old_bytes) std::abort();  // out of memory while shrinking: nothing left to do
+    return nullptr;
+  }
+  if (ptr) {
+    std::memcpy(p, ptr, old_bytes < new_size ? old_bytes : new_size);
+    release(ptr, old_bytes);
+  }
   return p;
 }
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "bookfilters/small_blocks.hpp"
+
 struct lua_State;
 struct lua_Debug;
 
@@ -16,9 +18,11 @@ struct Limits {
   std::uint64_t instructions = 200'000'000;  // Lua VM instructions per chapter and filter
 };
 
-// Owns one lua_State. Books are untrusted (a pull request from a stranger): the state has no `io`,
-// `os`, `package`, `require`, `debug`, `dofile`, `loadfile`, `load` or `string.dump`, so a filter
-// can read nothing but the tree it is given and write nothing but the tree it returns.
+// Owns one lua_State, reused for many chapters: each chapter gets a fresh global table of its own
+// (`new_environment`), so nothing a filter leaves in one chapter is seen in the next. Books are untrusted (a
+// pull request from a stranger): the state has no `io`, `os`, `package`, `require`, `debug`, `dofile`,
+// `loadfile`, `load` or `string.dump`, so a filter can read nothing but the tree it is given and write
+// nothing but the tree it returns.
 class Sandbox {
  public:
   explicit Sandbox(Limits limits = {});
@@ -27,6 +31,9 @@ class Sandbox {
   Sandbox& operator=(const Sandbox&) = delete;
 
   [[nodiscard]] lua_State* state() const { return L_; }
+  // Pushes a fresh global table: copies of the safe libraries' functions and tables, as a new state
+  // would hold them. Call inside a protected call only (it allocates).
+  static void new_environment(lua_State* L);
   [[nodiscard]] const Limits& limits() const { return limits_; }
   // Whether the last error was the allocator refusing memory over the ceiling, and where the Lua
   // code then running was ("filters/x.lua:12", or empty when no Lua function was running).
@@ -36,12 +43,20 @@ class Sandbox {
     refused_ = false;
     refused_at_.clear();
   }
+  // A state is reused for chapter after chapter (run.cpp's pool): each chapter has the whole budget.
+  void start_chapter() {
+    counted_ = 0;
+    clear_error();
+  }
 
  private:
   static void* allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size);
+  void* move_block(void* ptr, std::size_t old_bytes, std::size_t new_size);
+  void release(void* ptr, std::size_t bytes);
   static void count_hook(lua_State* L, lua_Debug* ar);
 
   Limits limits_;
+  SmallBlocks small_;  // outlives lua_close in the destructor, which frees into it
   std::size_t used_ = 0;
   std::uint64_t counted_ = 0;
   bool refused_ = false;

@@ -102,5 +102,49 @@ TEST(BookFilters, RunOnlyForTheirOutputsAndEditions) {
   EXPECT_FALSE(diags.has_errors());
 }
 
+// A filter's state is kept from chapter to chapter (one per filter and thread), but each chapter runs
+// in fresh globals: what a chapter's run leaves in a global, in a library table or in the prelude's
+// tables is not seen by the next chapter, which sees the filter as a fresh state would.
+TEST(BookFilters, NothingLeaksFromOneChapterToTheNext) {
+  Diagnostics diags;
+  book::Edition edition;
+  edition.id = "en";
+  bookfilters::Program program;
+  program.entry.name = "filters/leak.lua";
+  program.code = R"(
+    local marks = (seen and "global " or "") .. (string.seen and "string " or "") ..
+                  (pandoc.seen and "pandoc " or "") .. (("").seen and "method " or "")
+    seen, string.seen, pandoc.seen = true, true, true
+    pcall(function() getmetatable("").__index.seen = true end)
+    function Str(s) return pandoc.Str(marks .. "clean") end
+  )";
+  for (int i = 0; i < 3; ++i) {
+    book::Chapter chapter{"ch0" + std::to_string(i), i, "x.md", markdown::parse("word\n", "x.md", diags),
+                          "X"};
+    bookfilters::Place place{"html", &edition, &chapter, ".", book::FilterEntry::Stage::Resolved};
+    bookfilters::run_filters({program}, chapter, place, {}, diags);
+    EXPECT_EQ(doc::plain_text(chapter.root), "clean") << "chapter " << i;
+  }
+  EXPECT_FALSE(diags.has_errors());
+}
+
+// The kept state is found by the filter's text, not its name: a filter edited under `site --serve`
+// runs as edited on the next rebuild.
+TEST(BookFilters, AnEditedFilterRunsAsEdited) {
+  Diagnostics diags;
+  book::Edition edition;
+  edition.id = "en";
+  bookfilters::Program program;
+  program.entry.name = "filters/edited.lua";
+  for (const std::string word : {"first", "second", "first"}) {
+    program.code = "function Str(s) return pandoc.Str('" + word + "') end";
+    book::Chapter chapter{"ch01", 1, "x.md", markdown::parse("word\n", "x.md", diags), "X"};
+    bookfilters::Place place{"html", &edition, &chapter, ".", book::FilterEntry::Stage::Resolved};
+    bookfilters::run_filters({program}, chapter, place, {}, diags);
+    EXPECT_EQ(doc::plain_text(chapter.root), word);
+  }
+  EXPECT_FALSE(diags.has_errors());
+}
+
 }  // namespace
 }  // namespace bb
