@@ -185,17 +185,37 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
   std::vector<std::string> escaped_authors;
   for (const auto& a : authors) escaped_authors.push_back(esc(a));
   static const std::string kBody = "\x01body\x01";
-  std::string tex = writers::fill_template(writers::load_template("latex/book.tex"),
-                                           {{"generator", "bookbuild latex --edition " + e.id},
-                                            {"language", lang::language(e.lang).latex_setup},
-                                            {"preamble", writers::load_template("latex/preamble.tex")},
-                                            {"title", esc(e.title.empty() ? book.config.title : e.title)},
-                                            {"subtitle", esc(e.subtitle)},
-                                            {"author", join(escaped_authors, ", ")},
-                                            {"rights", esc(book.config.rights)},
-                                            {"lang", e.lang},
-                                            {"body", kBody}},
-                                           "latex/book.tex");
+  // The page marks of the EPUB's page list (builder/pages/) are bookbuild's, not the look's: they go
+  // before the preamble, so that a book's own templates/latex/preamble.tex need not know them.
+  static const std::string kPageMarks = R"(\makeatletter
+% The page each top-level block starts on, for the EPUB's page list (builder/pages/, docs/epub.md):
+% \bbblock{<chapter>.<block>} before a block only remembers its id (no box, no glue, no paragraph:
+% the layout is the same with or without it); the block's first paragraph, wherever it starts (a
+% heading's title, a list's first item, a paragraph at the top of a new page), writes the id and
+% the page it was shipped out on to the .aux, as \label does. \bbblockpage reads nothing back.
+% Not a paragraph of the output routine: a running head built while the page before a chapter is
+% shipped out would take the chapter's id to that page.
+\providecommand{\bbblockpage}[2]{}
+\def\bb@block{}
+\providecommand{\bbblock}[1]{\gdef\bb@block{#1}}
+\newif\ifbb@output
+\AtBeginDocument{\let\bb@outputpage\@outputpage\def\@outputpage{\bb@outputtrue\bb@outputpage}}
+\AddToHook{para/begin}{\ifx\bb@block\@empty\else\ifbb@output\else
+  \protected@write\@auxout{}{\string\bbblockpage{\bb@block}{\thepage}}\global\let\bb@block\@empty\fi\fi}
+\makeatother
+)";
+  std::string tex =
+      writers::fill_template(writers::load_template("latex/book.tex"),
+                             {{"generator", "bookbuild latex --edition " + e.id},
+                              {"language", lang::language(e.lang).latex_setup},
+                              {"preamble", kPageMarks + writers::load_template("latex/preamble.tex")},
+                              {"title", esc(e.title.empty() ? book.config.title : e.title)},
+                              {"subtitle", esc(e.subtitle)},
+                              {"author", join(escaped_authors, ", ")},
+                              {"rights", esc(book.config.rights)},
+                              {"lang", e.lang},
+                              {"body", kBody}},
+                             "latex/book.tex");
   auto at = tex.find(kBody);
   if (at == std::string::npos)  // a book's own book.tex without the slot would lose every chapter
     throw FatalError(writers::template_file("latex/book.tex").string() +
