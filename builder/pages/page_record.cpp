@@ -2,10 +2,9 @@
 #include "pages/page_record.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "inputs/file_io.hpp"
 #include "output/staging.hpp"
 #include "text/digest.hpp"
 
@@ -59,13 +58,13 @@ std::optional<std::uint64_t> parse_hex(std::string_view s) {
   return v;
 }
 
-std::string read_file(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// The whole file when it holds at most `limit` bytes, else "" (an absent record or PDF is no record).
+std::string read_file(const fs::path& file, std::size_t limit) {
+  auto read = inputs::read_bounded(file, limit);
+  return read.ok() ? std::move(read.bytes) : std::string();
 }
+constexpr std::size_t kMaxRecordBytes = std::size_t{64} << 20;
+constexpr std::size_t kMaxPdfBytes = std::size_t{4} << 30;
 
 }  // namespace
 
@@ -134,11 +133,11 @@ void save_record(const fs::path& file, const PageRecord& record) {
 }
 
 std::optional<PageRecord> valid_record(const fs::path& file, const fs::path& pdf, std::uint64_t blocks) {
-  auto record = parse_record(read_file(file));
+  auto record = parse_record(read_file(file, kMaxRecordBytes));
   if (!record || record->blocks != blocks) return std::nullopt;
   std::error_code ec;
   if (!fs::is_regular_file(pdf, ec)) return std::nullopt;
-  if (text::checksum64(read_file(pdf)) != record->pdf) return std::nullopt;
+  if (text::checksum64(read_file(pdf, kMaxPdfBytes)) != record->pdf) return std::nullopt;
   return record;
 }
 
