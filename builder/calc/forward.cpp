@@ -326,7 +326,8 @@ Json add_moe(GraphBuilder& g, const ModelDims& d, const Sizes& z, const Routing*
     op.activation_read_bytes = A * 8 + A * h * a;
     op.activation_write_bytes = A * h * a;
   }
-  auto expert_linear = [&](const char* name, Int K_, Int N_) {
+  // Init-captures: clang before 16 cannot capture structured bindings (P1091/P1381).
+  auto expert_linear = [&g, &A, &U, L = L, w = w, a = a](const char* name, Int K_, Int N_) {
     Operator& op = g.add(name, "linear", L,
                          Json{{"input", shape({A, K_})},
                               {"weight_math_each", shape({K_, N_})},
