@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "book/filter_config.hpp"
+#include "book/print_config.hpp"
 #include "book/output_names.hpp"
 #include "book/paths.hpp"
 #include "book/site_config.hpp"
@@ -219,7 +220,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   Config cfg;
   cfg.root = root;
   cfg.config_file = file;
-  r.known_keys(doc, {"book", "policy", "edition", "filter", "site"}, "book.toml");
+  r.known_keys(doc, {"book", "policy", "edition", "filter", "site", "pdf"}, "book.toml");
 
   if (const auto* book = doc["book"].as_table()) {
     r.known_keys(
@@ -280,7 +281,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     }
     r.known_keys(*t,
                  {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels",
-                  "numbers", "cover", "lead-words", "download-name"},
+                  "numbers", "cover", "lead-words", "download-name", "fonts", "pdf-cover"},
                  "[[edition]]");
     Edition e;
     e.id = r.str(*t, "id");
@@ -369,6 +370,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   if (cfg.title.empty()) cfg.title = cfg.source().title;
   if (cfg.editions.empty()) return std::nullopt;
   read_filter_entries(doc, cfg, diags);
+  read_print_config(doc, cfg, diags);
   if (const auto* site = doc["site"].as_table()) read_site_config(*site, file, cfg, diags);
   return cfg;
 }

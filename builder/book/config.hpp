@@ -31,6 +31,29 @@ struct ChapterEntry {
   int number = 0;              // 0 for the unnumbered preface
 };
 
+// How an edition prints (docs/configuration.md, "Print look"): `[edition.fonts]`, `pdf-cover`, and the
+// book-wide `[pdf]` font rules, which every edition's lists include.
+struct PrintLook {
+  struct Font {
+    std::string name;  // a family name as fontconfig and XeLaTeX know it: "Noto Serif CJK SC"
+    SourceLoc loc;     // where book.toml names it
+  };
+  // The fonts that replace the language's (languages/*.toml); an empty name keeps the language's.
+  Font main, sans, mono, cjk, cjk_sans, cjk_mono;
+  // `check pdf`: every font the PDF must embed, and fonts it must not (matched as a part of an
+  // embedded font's name, ignoring case, spaces, `-` and `_`: "Noto Sans CJK" forbids
+  // "NotoSansCJKsc-Regular").
+  std::vector<Font> required, forbidden;
+  std::filesystem::path cover;  // absolute, inside the book: a PDF, PNG, JPEG or .tex; "" = none
+  SourceLoc cover_loc;
+  [[nodiscard]] std::vector<const Font*> families() const {
+    std::vector<const Font*> out;
+    for (const Font* f : {&main, &sans, &mono, &cjk, &cjk_sans, &cjk_mono})
+      if (!f->name.empty()) out.push_back(f);
+    return out;
+  }
+};
+
 struct Edition {
   std::string id;    // "zh", "en", "zh-tw", "ru"
   std::string lang;  // BCP 47: "zh-Hans", "en", "zh-Hant", "ru"
@@ -52,6 +75,7 @@ struct Edition {
   // Headings also carry the ids the real book's MkDocs site gave them (filters/mkdocs_ids.hpp): on for
   // the real layout without book.toml, `[site] mkdocs-ids` otherwise.
   bool mkdocs_ids = false;
+  PrintLook print;
 };
 
 enum class Policy { Error, Warning, Ignore };
