@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "book/output_names.hpp"
@@ -45,6 +46,24 @@ std::string squeeze(std::string_view s, bool join_hyphens) {
 
 namespace {
 
+// A font name as the rules compare it: without the subset tag (`ABCDEF+`), lower case, without
+// spaces, `-` and `_`: "Noto Sans CJK SC" and "KQXZRA+NotoSansCJKsc-Regular" meet at "notosanscjksc".
+std::string font_key(std::string_view name) {
+  if (name.size() > 7 && name[6] == '+' &&
+      std::all_of(name.begin(), name.begin() + 6, [](char c) { return c >= 'A' && c <= 'Z'; }))
+    name.remove_prefix(7);
+  std::string out;
+  for (char c : name) {
+    if (c == ' ' || c == '-' || c == '_') continue;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
+std::string place_of(const SourceLoc& loc) {
+  return loc.path.get().string() + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
+}
+
 // What the PDF module reports, gathered for the checks below.
 struct Inspected {
   int pages = 0;
@@ -54,6 +73,32 @@ struct Inspected {
 };
 
 }  // namespace
+
+void check_font_rules(const std::vector<std::string>& embedded, const PdfExpectations& expect,
+                      const SourceLoc& at, Diagnostics& diags) {
+  std::vector<std::string> keys;
+  for (const auto& name : embedded) keys.push_back(font_key(name));
+  auto list = [&] {
+    std::set<std::string> names;
+    for (const auto& name : embedded) names.insert(name.size() > 7 && name[6] == '+' ? name.substr(7) : name);
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? std::string("none") : out;
+  };
+  for (const auto& rule : expect.fonts_required) {
+    const std::string key = font_key(rule.name);
+    if (std::none_of(keys.begin(), keys.end(), [&](const std::string& k) { return k.find(key) != std::string::npos; }))
+      diags.error(at, "font `" + rule.name + "` (required at " + place_of(rule.loc) +
+                          ") is not embedded; the PDF embeds: " + list());
+  }
+  for (const auto& rule : expect.fonts_forbidden) {
+    const std::string key = font_key(rule.name);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i].find(key) != std::string::npos)
+        diags.error(at, "font `" + embedded[i] + "` is embedded, but " + place_of(rule.loc) + " forbids `" +
+                            rule.name + "`");
+  }
+}
 
 PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnostics& diags) {
   PdfFacts facts;
@@ -133,6 +178,12 @@ PdfFacts check_pdf(const fs::path& pdf, const PdfExpectations& expect, Diagnosti
     }
   }
 
+  // book.toml's rules on which fonts the PDF embeds.
+  std::vector<std::string> embedded;
+  for (const auto& [name, is_embedded] : in.fonts)
+    if (is_embedded) embedded.push_back(name);
+  check_font_rules(embedded, expect, at, diags);
+
   // XeLaTeX's own word on glyphs it could not find.
   if (!expect.tex_log.empty()) {
     std::ifstream in(expect.tex_log, std::ios::binary);
@@ -164,6 +215,8 @@ void check_pdfs(const book::Book& book, const fs::path& out_dir, Diagnostics& di
     for (const auto& c : eb.chapters) expect.chapter_titles.push_back(c.title);
     expect.tex_log = out_dir / "latex" / eb.edition.id / "book.log";
     expect.book_root = book.config.root;
+    expect.fonts_required = eb.edition.print.required;
+    expect.fonts_forbidden = eb.edition.print.forbidden;
     std::size_t before = diags.error_count();
     PdfFacts f = check_pdf(pdf, expect, diags);
     out << "pdf " << eb.edition.id << ": " << pdf.filename().string() << ": " << f.pages << " pages, "

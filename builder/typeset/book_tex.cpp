@@ -141,6 +141,59 @@ class FigureSet {
   std::vector<std::pair<std::string, fs::path>> links_;
 };
 
+// The edition's own fonts (book.toml `[edition.fonts]`) in the language's LaTeX set-up: each one
+// replaces the family of the line that sets that font (its options, such as `[Scale=MatchLowercase]`
+// or `[AutoFakeSlant]`, stay), or is added after the set-up when the language sets none.
+std::string with_fonts(std::string setup, const book::PrintLook& look) {
+  const std::pair<const char*, const book::PrintLook::Font*> commands[] = {
+      {"\\setmainfont", &look.main},   {"\\setsansfont", &look.sans},
+      {"\\setmonofont", &look.mono},   {"\\setCJKmainfont", &look.cjk},
+      {"\\setCJKsansfont", &look.cjk_sans}, {"\\setCJKmonofont", &look.cjk_mono}};
+  std::string added;
+  for (const auto& [command, font] : commands) {
+    if (font->name.empty()) continue;
+    const std::string open = std::string(command) + "{";
+    std::size_t at = 0;
+    while ((at = setup.find(open, at)) != std::string::npos && at > 0 && setup[at - 1] != '\n') ++at;
+    std::size_t close = at == std::string::npos ? at : setup.find('}', at + open.size());
+    if (close != std::string::npos) {
+      setup.replace(at + open.size(), close - at - open.size(), font->name);
+      continue;
+    }
+    const bool cjk = std::string_view(command).find("CJK") != std::string_view::npos;
+    if (cjk && setup.find("xeCJK") == std::string::npos && setup.find("ctex") == std::string::npos &&
+        added.find("xeCJK") == std::string::npos)
+      added += "\\usepackage{xeCJK}\n";
+    added += open + font->name + "}\n";
+  }
+  if (!added.empty()) {
+    if (!setup.empty() && setup.back() != '\n') setup += '\n';
+    setup += "% The edition's fonts (book.toml [edition.fonts]):\n" + added;
+  }
+  return setup;
+}
+
+// The cover (book.toml `pdf-cover`): its file, linked into the folder's figures/, and what prints it
+// in the template's {{cover}} slot — the first page of a PDF or an image scaled to the page
+// (pdfpages), or a TeX file of the book's templates/ read in as it is.
+struct Cover {
+  std::string package;  // for the preamble
+  std::string tex;      // for {{cover}}
+  std::vector<std::pair<std::string, fs::path>> links;
+};
+Cover plan_cover(const book::PrintLook& look) {
+  if (look.cover.empty()) return {};
+  std::string ext = look.cover.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == ".jpeg") ext = ".jpg";
+  const std::string name = "figures/cover" + ext;  // the numbered figures never take this name
+  std::vector<std::pair<std::string, fs::path>> links{{name, look.cover}};
+  if (ext == ".tex") return {"", "\\input{" + name + "}\n", std::move(links)};
+  // The cover's back is left blank, without a page number, when the title page starts on a right page.
+  return {"\\usepackage{pdfpages}\n",
+          "\\includepdf[pages=1]{" + name + "}\n{\\pagestyle{empty}\\cleardoublepage}\n", std::move(links)};
+}
+
 }  // namespace
 
 PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb, Diagnostics& diags,
@@ -185,6 +238,7 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
   std::vector<std::string> escaped_authors;
   for (const auto& a : authors) escaped_authors.push_back(esc(a));
   static const std::string kBody = "\x01body\x01";
+  const Cover cover = plan_cover(e.print);
   // The page marks of the EPUB's page list (builder/pages/) are bookbuild's, not the look's: they go
   // before the preamble, so that a book's own templates/latex/preamble.tex need not know them.
   static const std::string kPageMarks = R"(\makeatletter
@@ -204,11 +258,18 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
   \protected@write\@auxout{}{\string\bbblockpage{\bb@block}{\thepage}}\global\let\bb@block\@empty\fi\fi}
 \makeatother
 )";
+  const std::string book_template = writers::load_template("latex/book.tex");
+  if (!cover.tex.empty() && book_template.find("{{cover}}") == std::string::npos)
+    diags.warning(e.print.cover_loc, "the cover is not printed: " +
+                                         writers::template_file("latex/book.tex").string() +
+                                         " has no {{cover}} slot (docs/configuration.md, \"Print look\")");
   std::string tex =
-      writers::fill_template(writers::load_template("latex/book.tex"),
+      writers::fill_template(book_template,
                              {{"generator", "bookbuild latex --edition " + e.id},
-                              {"language", lang::language(e.lang).latex_setup},
-                              {"preamble", kPageMarks + writers::load_template("latex/preamble.tex")},
+                              {"language", with_fonts(lang::language(e.lang).latex_setup, e.print)},
+                              {"preamble", kPageMarks + cover.package +
+                                               writers::load_template("latex/preamble.tex")},
+                              {"cover", cover.tex},
                               {"title", esc(e.title.empty() ? book.config.title : e.title)},
                               {"subtitle", esc(e.subtitle)},
                               {"author", join(escaped_authors, ", ")},
@@ -236,6 +297,7 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
   result.folder.tex = std::move(tex);
   result.folder.srcmap = std::move(srcmap);
   result.folder.links = figures.take_links();
+  result.folder.links.insert(result.folder.links.end(), cover.links.begin(), cover.links.end());
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include "output/staging.hpp"
 #include "pages/page_record.hpp"
 #include "text/digest.hpp"
+#include "typeset/fonts.hpp"
 #include "typeset/log_report.hpp"
 #include "typeset/tex_log.hpp"
 #include "typeset/typeset_stamp.hpp"
@@ -104,6 +105,7 @@ std::optional<fs::path> typeset_pdf(const book::Book& book, const book::EditionB
     return pdf;
   }
   forget_stamp(stamp);
+  if (!check_fonts(eb.edition.print, diags)) return std::nullopt;  // before XeLaTeX, at book.toml's line
   TypesetOptions t;
   t.dir = tex.tex.parent_path();
   t.marks = tex.marks;
