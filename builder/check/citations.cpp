@@ -34,8 +34,17 @@ bool compatible(Dim typed, Dim field) {
   }
 }
 
+// "Per" is not part of the unit: a number typed per something ("8,192 FLOPs/tick", "每张卡 80 GB": each
+// card has 80 GB) fits its unit per a thing or its unit alone, and a field per a thing
+// (`history_bytes_per_token`) is met by its unit alone, the thing said in words ("each new token adds
+// 144 KiB"). Where both fit with different values, nothing is bound.
+bool compatible(const TypedNumber& n, const ResultField& f) {
+  if (n.per) return n.dim == f.dim;
+  return compatible(n.dim, f.dim);
+}
+
 bool fits(const TypedNumber& n, const ResultField& f) {
-  if (!compatible(n.dim, f.dim)) return false;
+  if (!compatible(n, f)) return false;
   const double tolerance = n.half_step + 1e-9 * std::fabs(f.value);
   if (std::fabs(n.value - f.value) <= tolerance) return true;
   // A percentage stored as percent points ("utilization_percent": 35).
@@ -46,28 +55,58 @@ bool fits(const TypedNumber& n, const ResultField& f) {
 
 // Dimensions specific enough that a near value of the same one is the number meant: bytes, times,
 // FLOP and rates. Counts, factors and percentages are too common to accuse a number of disagreeing.
-bool specific(Dim d) {
+bool specific(const TypedNumber& n) {
+  const Dim d = n.dim;
   return d != Dim::Count && d != Dim::Times && d != Dim::Percent && d != Dim::Tokens;
 }
 
 }  // namespace
 
+namespace {
+
+// How well a fitting field names the number's unit: its own key names the same unit (3), an enclosing
+// key does (2), or it is a looser fit (a count for a factor, tokens for a count: 1). Where several
+// fields hold the value, the best named is the one reported and proposed.
+int naming(const TypedNumber& n, const ResultField& f) {
+  if (f.dim != n.dim || f.per != n.per) return 1;
+  return f.inherited ? 2 : 3;
+}
+
+struct Fit {
+  const ResultFile* file;
+  const ResultField* field;
+};
+
+// The best named of `fits` (the first in the files among equals); the others are counted.
+BindOutcome best_of(const TypedNumber& n, const std::vector<Fit>& fits) {
+  BindOutcome out{Binding::Checked, nullptr, nullptr, -1};
+  int best = 0;
+  for (const auto& f : fits) {
+    ++out.others;
+    if (naming(n, *f.field) > best) best = naming(n, *f.field), out.file = f.file, out.field = f.field;
+  }
+  return out;
+}
+
+}  // namespace
+
 BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile*>& cited) {
-  BindOutcome out, exact;
-  bool several = false, several_exact = false;
   // Fitting fields: one value (however many fields hold it) binds; two different values do not,
   // unless exactly one of them is the number as written (8 MiB is 8388608 bytes, not 8491008).
+  std::vector<Fit> fitting, exact;
+  std::set<double> values, exact_values;
   for (const ResultFile* file : cited)
     for (const auto& f : file->fields) {
       if (!fits(n, f)) continue;
-      if (out.field && out.field->value != f.value) several = true;
-      if (!out.field) out = {Binding::Checked, file, &f};
+      fitting.push_back({file, &f});
+      values.insert(f.value);
       if (std::fabs(n.value - f.value) > 1e-9 * std::fabs(f.value)) continue;
-      if (exact.field && exact.field->value != f.value) several_exact = true;
-      if (!exact.field) exact = {Binding::Checked, file, &f};
+      exact.push_back({file, &f});
+      exact_values.insert(f.value);
     }
-  if (several) return exact.field && !several_exact ? exact : BindOutcome{};
-  if (out.field || !specific(n.dim) || n.value <= 0) return out;
+  if (values.size() == 1) return best_of(n, fitting);
+  if (values.size() > 1) return exact_values.size() == 1 ? best_of(n, exact) : BindOutcome{};
+  if (!specific(n) || n.range || n.value <= 0) return {};
   // No field fits: the nearest field of the same dimension is the one meant when it is close (within
   // 25%) and every other value is at least four times as far away.
   const ResultFile* near_file = nullptr;
@@ -85,18 +124,36 @@ BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile
         second = d;
       }
     }
-  if (nearest && best <= std::log(1.25) && second >= 4 * best) return {Binding::Mismatch, near_file, nearest};
-  return out;
+  if (nearest && best <= std::log(1.25) && second >= 4 * best)
+    return {Binding::Mismatch, near_file, nearest, 0};
+  return {};
 }
 
 namespace {
 
-// The result a node links to (a name under calculations/results/), else empty. A link the book
-// cannot turn into a URL of its output stays a span that keeps its target in `href`.
+// The data a link cites, as a path under calculations/: `results/x.json` for a link to any rendering
+// of results/x (`.md`, `.json`, `.csv`), and any other JSON file under calculations/ that the text
+// links (`configs/models/m/config.json`, `sources/…/x.json`); else empty. A path that climbs out of
+// calculations/ cites nothing.
+std::string cited_data(const std::string& url) {
+  auto at = url.find("calculations/");
+  if (at == std::string::npos) return {};
+  std::string path = url.substr(at + 13);
+  if (auto hash = path.find_first_of("#?"); hash != std::string::npos) path.resize(hash);
+  if (path.empty() || path.find("..") != std::string::npos) return {};
+  if (path.starts_with("results/")) {
+    std::string name = scenario_of_link(url);
+    return name.empty() ? std::string() : "results/" + name + ".json";
+  }
+  return path.ends_with(".json") ? path : std::string();
+}
+
+// The data a node links to, else empty. A link the book cannot turn into a URL of its output stays a
+// span that keeps its target in `href`.
 std::string cited_result(const Node& n) {
-  if (n.kind == Kind::Link) return scenario_of_link(n.url());
+  if (n.kind == Kind::Link) return cited_data(n.url());
   const std::string* href = n.kind == Kind::Span ? n.attr("href") : nullptr;
-  return href ? scenario_of_link(*href) : std::string();
+  return href ? cited_data(*href) : std::string();
 }
 
 void links_in(const Node& n, std::vector<std::pair<std::string, SourceLoc>>& out) {
@@ -130,7 +187,7 @@ struct Walker {
     return c;
   }
 
-  void scan_inline(const Node& n, std::vector<TypedNumber>& out) const {
+  void scan_inline(const Node& n, std::vector<TypedNumber>& out, std::vector<const Node*>& bound) const {
     switch (n.kind) {
       case Kind::Code:
       case Kind::InlineMath:
@@ -140,17 +197,83 @@ struct Walker {
       case Kind::FootnoteRef: return;
       case Kind::Span:
         if (n.attr("calc")) return;  // a bound literal
+        if (n.attr("result")) {      // bound to a field of a cited result
+          bound.push_back(&n);
+          return;
+        }
         break;
       case Kind::Text: scan_typed_numbers(n.text, n.loc, edition.numbers, out); return;
       default: break;
     }
-    for (const auto& c : n.children) scan_inline(c, out);
+    for (const auto& c : n.children) scan_inline(c, out, bound);
+  }
+
+  // `[148 倍]{result=results/x.json#/field}`: the literal is checked against that field alone.
+  void bound_literal(const Node& span) {
+    const std::string& target = *span.attr("result");
+    const std::string text = doc::plain_text(span.children);
+    if (span.attr("calc")) {
+      diags.error(span.loc,
+                  "a number is bound either to a calc expression (calc=) or to a cited result "
+                  "(result=), not both");
+      return;
+    }
+    const auto hash = target.find('#');
+    const std::string name = target.substr(0, hash);
+    if (hash == std::string::npos || target.size() == hash + 1 || target[hash + 1] != '/' ||
+        name.find("..") != std::string::npos || !name.ends_with(".json")) {
+      diags.error(span.loc, "result=`" + target +
+                                "`: write the data file under calculations/ and a JSON Pointer to the field, "
+                                "`result=results/<name>.json#/field`");
+      return;
+    }
+    auto number = read_literal(text, span.loc, edition.numbers);
+    if (!number) {
+      diags.error(span.loc, "cannot read `" + text + "` as a number with an optional unit (edition " +
+                                edition.id + ")");
+      return;
+    }
+    ++report.typed;
+    ++report.citing;
+    const ResultFile* file = results.get(name);
+    if (!file) {
+      diags.error(span.loc, "`" + text + "` is bound to calculations/" + name + ", which is not in the book");
+      return;
+    }
+    const std::string pointer = target.substr(hash + 1);
+    auto field = std::find_if(file->fields.begin(), file->fields.end(),
+                              [&](const ResultField& f) { return f.pointer == pointer; });
+    if (field == file->fields.end()) {
+      diags.error(span.loc,
+                  "`" + text + "` is bound to " + file->path + " " + pointer + ", which holds no number");
+      return;
+    }
+    // Bare digits are in the field's own unit, as stored; a number with a unit is read in it.
+    const bool bare = number->text.find_first_not_of("0123456789.,\u00A0\u202F ") == std::string::npos;
+    const bool ok =
+        bare ? std::fabs(number->value - field->raw) <= number->half_step + 1e-9 * std::fabs(field->raw)
+             : fits(*number, *field);
+    CitationEntry e{number->loc, number->text, file->path, field->pointer, field->raw, *number, true, 0};
+    if (ok) {
+      report.checked.push_back(std::move(e));
+      return;
+    }
+    diags.error(span.loc,
+                "bound literal `" + text + "` does not match " + file->path + " " + pointer + " = " +
+                    nlohmann::json(field->raw).dump() +
+                    (bare || compatible(*number, *field)
+                         ? std::string(" (to the digits shown)")
+                         : " (the field's unit is another: " + std::string(dim_name(field->dim)) + ")"));
+    report.mismatches.push_back(std::move(e));
   }
 
   // Checks the typed numbers of one block of inline content against what it cites.
   void block(const Node& n, const std::vector<Node>& inlines, const Cites& inherited) {
     std::vector<TypedNumber> numbers;
-    for (const auto& c : inlines) scan_inline(c, numbers);
+    std::vector<const Node*> bound;
+    for (const auto& c : inlines) scan_inline(c, numbers, bound);
+    for (const Node* span : bound)
+      if (seen.insert({span->loc.path.string(), span->loc.line, span->loc.col}).second) bound_literal(*span);
     // A figure whose caption is its alt text holds the same inlines twice: one place, one number.
     std::erase_if(numbers, [&](const TypedNumber& x) {
       return !seen.insert({x.loc.path.string(), x.loc.line, x.loc.col}).second;
@@ -167,7 +290,7 @@ struct Walker {
       }
       some_missing = true;
       if (missing_seen.insert({loc.path.string(), loc.line}).second)
-        report.missing.emplace_back(loc, "calculations/results/" + name);
+        report.missing.emplace_back(loc, "calculations/" + name);
     }
     report.typed += static_cast<int>(numbers.size());
     if (files.empty()) return;
@@ -181,7 +304,7 @@ struct Walker {
   }
 
   void record(const TypedNumber& num, const BindOutcome& b) {
-    CitationEntry e{num.loc, num.text, {}, {}, 0, num};
+    CitationEntry e{num.loc, num.text, {}, {}, 0, num, false, b.others};
     if (b.field) e.result = b.file->path, e.field = b.field->pointer, e.value = b.field->raw;
     switch (b.binding) {
       case Binding::Checked: report.checked.push_back(std::move(e)); break;
@@ -251,8 +374,20 @@ void check_citations(const book::Chapter& chapter, const book::Edition& edition,
   Walker w{edition, results, report, diags, {}, {}, {}};
   doc::walk(chapter.root, [&](const Node& n) {
     if (n.kind == Kind::FootnoteDef) links_in(n, w.notes[n.text]);
+    if (std::string name = cited_result(n); !name.empty())
+      if (const ResultFile* f = results.get(name)) report.cited.try_emplace(name, f->path);
   });
   w.blocks(chapter.root.children, {});
+}
+
+void count_recomputed(CitationsReport& report, const std::set<std::string>& scenarios_recomputed) {
+  report.recomputed.clear();
+  report.not_recomputed.clear();
+  for (const auto& [name, path] : report.cited) {
+    const bool result = name.starts_with("results/") && name.ends_with(".json");
+    const std::string id = result ? name.substr(8, name.size() - 13) : std::string();
+    (result && scenarios_recomputed.count(id) ? report.recomputed : report.not_recomputed).push_back(path);
+  }
 }
 
 }  // namespace bb::check

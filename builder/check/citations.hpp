@@ -6,6 +6,8 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,8 @@ struct CitationEntry {
   std::string field;   // JSON Pointer into it
   double value = 0;    // the field's value as stored (not converted)
   TypedNumber number;
+  bool bound = false;  // a bound literal `[…]{result=…}`, not found by its citation
+  int others = 0;      // other fitting fields that hold the same value (checked numbers)
 };
 
 struct CitationsReport {
@@ -32,7 +36,16 @@ struct CitationsReport {
   int citing = 0;  // of those, in text citing a result present in the book
   std::vector<CitationEntry> checked, unchecked, mismatches;
   std::vector<std::pair<SourceLoc, std::string>> missing;  // citations of results not in the book
+  // Every cited data file present in the book (path under calculations/ → path from the book root),
+  // then split by whether `check numbers` recomputed it (a scenario of bookbuild's own form whose
+  // results/<id>.json it is) or read it only as committed.
+  std::map<std::string, std::string> cited;
+  std::vector<std::string> recomputed, not_recomputed;
 };
+
+// Sorts the cited data files into recomputed and not recomputed, given the ids of the scenarios the
+// results check recomputed.
+void count_recomputed(CitationsReport& report, const std::set<std::string>& scenarios_recomputed);
 
 // How a typed number stands against the fields of the results its text cites.
 enum class Binding { Checked, Unchecked, Mismatch };
@@ -40,6 +53,7 @@ struct BindOutcome {
   Binding binding = Binding::Unchecked;
   const ResultFile* file = nullptr;
   const ResultField* field = nullptr;
+  int others = 0;  // other fitting fields holding the same value
 };
 BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile*>& cited);
 

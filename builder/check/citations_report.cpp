@@ -19,6 +19,7 @@ nlohmann::ordered_json entries(const std::vector<CitationEntry>& list, const std
       j["result"] = e.result;
       j["field"] = e.field;
       j["value"] = e.value;
+      if (e.bound) j["bound"] = true;
     }
     out.push_back(std::move(j));
   }
@@ -41,6 +42,8 @@ nlohmann::ordered_json citations_json(const CitationsReport& report, const std::
     missing.push_back(std::move(m));
   }
   j["missing"] = missing;
+  j["results_recomputed"] = report.recomputed;
+  j["results_not_recomputed"] = report.not_recomputed;
   return j;
 }
 

@@ -218,11 +218,11 @@ void walk(const Node& n, const book::Edition& e, const std::string& chapter,
     case Kind::HtmlInline:
     case Kind::HtmlBlock: return;
     case Kind::Span:
-      if (n.attr("calc") && has_class(n, "typed")) {
+      if ((n.attr("calc") || n.attr("result")) && has_class(n, "typed")) {
         out.contradictions.push_back(n.loc);
         return;
       }
-      if (n.attr("calc")) return;
+      if (n.attr("calc") || n.attr("result")) return;  // bound to a calc expression or a cited result
       if (has_class(n, "typed")) {
         // Deliberately typed: what it holds is counted apart, never reported; a mark around no number
         // the audit would report is itself reported, so the marks stay few and meaningful.
@@ -327,6 +327,7 @@ NumbersReport NumbersCheck::finish(const book::Book& book, const filters::Resolu
   Diagnostics::Scope scope(diags, "numbers");
   NumbersReport report = std::move(report_);
   report.results = check_results(book, resolution, links_, diags, engine_);
+  count_recomputed(report.citations, report.results.recomputed);
   report.structure_errors = check_parity(book, resolution, numbered_, diags);
   // Parity: each translated chapter binds exactly the calc keys its source chapter binds.
   // Where each key is first bound, per edition and chapter.
@@ -403,6 +404,9 @@ std::string numbers_report_json(const book::Book& book, const filters::Resolutio
                   {"stale_scenarios", report.results.stale_scenarios},
                   {"citations_of_stale_results", report.results.citations_of_stale},
                   {"catalogue_problems", report.results.catalogue_problems},
+                  {"cited_results", report.citations.cited.size()},
+                  {"cited_results_recomputed", report.citations.recomputed.size()},
+                  {"cited_results_not_recomputed", report.citations.not_recomputed.size()},
                   {"unbound_numbers", report.unbound.size()},
                   {"typed_numbers", report.typed.size()},
                   {"errors", errors.size()}};

@@ -15,7 +15,6 @@
 #include "check/results_check.hpp"
 #include "filters/calc_numbers.hpp"
 #include "filters/number_format.hpp"
-#include "output/staging.hpp"
 
 namespace bb::check {
 namespace fs = std::filesystem;
@@ -345,47 +344,13 @@ SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags, calc:
   return report;
 }
 
-void apply_suggestions(SuggestReport& report) {
-  std::map<fs::path, std::vector<const Suggestion*>> by_file;
-  for (const auto& s : report.suggestions) by_file[s.number.loc.path].push_back(&s);
-  for (const auto& [file, list] : by_file) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
-    std::vector<std::size_t> starts{0};
-    for (std::size_t i = 0; i < text.size(); ++i)
-      if (text[i] == '\n') starts.push_back(i + 1);
-    // Edits from the end of the file backwards keep earlier offsets valid.
-    std::vector<std::pair<std::size_t, const Suggestion*>> edits;
-    for (const auto* s : list) {
-      int line = s->number.loc.line;
-      if (line < 1 || static_cast<std::size_t>(line) > starts.size()) continue;
-      std::size_t b = starts[line - 1];
-      std::size_t e = static_cast<std::size_t>(line) < starts.size() ? starts[line] : text.size();
-      std::string_view l(text.data() + b, e - b);
-      auto first = l.find(s->literal);
-      if (first == std::string_view::npos || l.find(s->literal, first + 1) != std::string_view::npos)
-        continue;
-      // Not inside link text or an existing span: "[ ... 16 GiB ... ](" or "[16 GiB]{".
-      auto open = l.rfind('[', first);
-      auto close = l.find(']', first);
-      if (open != std::string_view::npos && close != std::string_view::npos &&
-          l.find('[', open + 1) > close && l.find(']', open) == close)
-        continue;
-      edits.emplace_back(b + first, s);
-    }
-    std::sort(edits.begin(), edits.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-    for (const auto& [at, s] : edits) {
-      std::string expr = s->expr.find(' ') == std::string::npos ? s->expr : "\"" + s->expr + "\"";
-      text.replace(at, s->literal.size(), "[" + s->literal + "]{calc=" + expr + "}");
-      ++report.applied;
-    }
-    if (!edits.empty()) {
-      output::write_file_atomic(file, text);
-      ++report.files_changed;
-    }
+std::vector<ManuscriptEdit> suggestion_edits(const SuggestReport& report) {
+  std::vector<ManuscriptEdit> edits;
+  for (const auto& s : report.suggestions) {
+    std::string expr = s.expr.find(' ') == std::string::npos ? s.expr : "\"" + s.expr + "\"";
+    edits.push_back({s.number.loc, s.literal, "[" + s.literal + "]{calc=" + expr + "}"});
   }
+  return edits;
 }
 
 }  // namespace bb::check

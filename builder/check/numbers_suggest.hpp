@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "book/book.hpp"
+#include "check/manuscript_edits.hpp"
 #include "check/numbers_check.hpp"
 #include "diag/diagnostics.hpp"
 
@@ -26,14 +27,11 @@ struct SuggestReport {
   int typed = 0;     // numbers the audit found
   int readable = 0;  // of those, numbers a bound literal can express (known unit or a count)
   std::vector<Suggestion> suggestions;
-  int applied = 0;
-  int files_changed = 0;
 };
 
 SuggestReport suggest_bindings(const book::Book& book, Diagnostics& diags, calc::Engine* engine = nullptr);
 
-// Rewrites each suggestion in its manuscript as a bound literal. A literal that cannot be located
-// exactly once on its line, or that sits inside link text, is left alone (counted as not applied).
-void apply_suggestions(SuggestReport& report);
+// Each suggestion as an edit of its manuscript: the literal becomes `[literal]{calc=expr}`.
+std::vector<ManuscriptEdit> suggestion_edits(const SuggestReport& report);
 
 }  // namespace bb::check

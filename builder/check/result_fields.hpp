@@ -1,6 +1,7 @@
-// The numeric fields of a committed result (calculations/results/<name>.json), each with its JSON
-// Pointer (RFC 6901) and the dimension its key names: `weight_bytes` bytes, `memory_service_seconds`
-// seconds, `start_ns` nanoseconds, `matrix_flops` FLOP, `bytes_per_second` a byte rate, … .
+// The numeric fields of a cited data file (calculations/results/<name>.json, or any JSON under
+// calculations/ that the text links), each with its JSON Pointer (RFC 6901) and the dimension its key
+// names: `weight_bytes` bytes, `memory_service_seconds` seconds, `start_ns` nanoseconds, `matrix_flops`
+// FLOP, `bytes_per_second` a byte rate, `history_bytes_per_token` bytes per token, … .
 #pragma once
 
 #include <filesystem>
@@ -14,10 +15,12 @@
 namespace bb::check {
 
 struct ResultField {
-  std::string pointer;   // "/scenario/batch", "/operators/3/read_bytes"
-  double value = 0;      // in the base unit of `dim` (seconds for `_ns` fields, …)
-  Dim dim = Dim::Count;  // Count: the key names no unit (counts, ratios, shapes)
-  double raw = 0;        // as stored in the file
+  std::string pointer;     // "/scenario/batch", "/operators/3/read_bytes"
+  double value = 0;        // in the base unit of `dim` (seconds for `_ns` fields, …)
+  Dim dim = Dim::Count;    // Count: the key names no unit (counts, ratios, shapes)
+  bool per = false;        // `dim` per something other than a second: `history_bytes_per_token`
+  bool inherited = false;  // the unit is named by an enclosing key (`"boundaries_ns": {"pdl_chain": …}`)
+  double raw = 0;          // as stored in the file (a fraction or a numeric string: its value)
 };
 
 struct ResultFile {
@@ -25,10 +28,17 @@ struct ResultFile {
   std::vector<ResultField> fields;
 };
 
-// The dimension and scale a key names (`read_bytes` → bytes, `delay_ns` → seconds × 1e-9).
-std::pair<Dim, double> dim_of_key(const std::string& key);
+// What a key says of its value: `read_bytes` bytes, `delay_ns` seconds × 1e-9, `history_bytes_per_token`
+// bytes per token (per = true); a key that names no unit is a Count.
+struct KeyUnit {
+  Dim dim = Dim::Count;
+  double scale = 1;
+  bool per = false;
+};
+KeyUnit dim_of_key(const std::string& key);
 
-// Result files read once per run, by name (`x` for results/x.json); nullptr when absent or not JSON.
+// Data files read once per run, by their path under calculations/ (`results/x.json`,
+// `configs/models/m/config.json`); nullptr when absent or not JSON.
 class ResultFiles {
  public:
   ResultFiles(std::filesystem::path book_root, std::filesystem::path calculations);

@@ -122,6 +122,7 @@ ResultsReport check_results(const book::Book& book, const filters::Resolution& r
       diags.error({scenario_file, st.line, 1}, st.error);
       continue;
     }
+    report.recomputed.insert(st.scenario);
     if (st.stale_files.empty()) continue;
     ++report.stale_scenarios;
     std::string files;

@@ -4,6 +4,9 @@
 // cites it), the manifest matches its inputs, and catalogue values equal what their sources record.
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "book/book.hpp"
 #include "calc/engine.hpp"
 #include "diag/diagnostics.hpp"
@@ -16,7 +19,8 @@ struct ResultsReport {
   int stale_scenarios = 0;
   int citations_of_stale = 0;
   int catalogue_problems = 0;
-  int not_recomputed = 0;  // rows of the real book's scenarios/book.json no command here computes
+  int not_recomputed = 0;            // rows of the real book's scenarios/book.json no command here computes
+  std::set<std::string> recomputed;  // ids of the scenarios recomputed (stale or not)
 };
 
 ResultsReport check_results(const book::Book& book, const filters::Resolution& resolution,

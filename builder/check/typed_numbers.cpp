@@ -282,9 +282,9 @@ Per per_before(std::string_view t, size_t i) {
   return Per::None;
 }
 
-// What a rate makes of the unit's dimension: per second, a rate; per anything else, a plain quantity.
+// What a rate makes of the unit's dimension: per second, a rate; per anything else, the unit per that
+// thing (the `per` flag).
 Dim per_dim(Dim d, Per per) {
-  if (per == Per::Other) return Dim::Count;
   if (per != Per::Second) return d;
   switch (d) {
     case Dim::Bytes: return Dim::ByteRate;
@@ -292,6 +292,87 @@ Dim per_dim(Dim d, Per per) {
     case Dim::Tokens: return Dim::TokenRate;
     default: return d;
   }
+}
+
+// A number without a unit, seen before a typed one.
+struct Bare {
+  size_t start = 0;
+  Digits digits;
+};
+
+// What joins the numbers of a list or a range whose unit only the last one carries: "1、1、2、1 ms",
+// "18.7 和 21.1 μs", "1, 2, and 4 GB", "120–135 ns", "2~4 ГБ". A range's ends are bounds.
+struct Joiner {
+  std::string_view word;
+  bool range;
+};
+constexpr std::array<Joiner, 17> kJoiners{{
+    {", and", false},
+    {", or", false},
+    {"、", false},
+    {",", false},
+    {"和", false},
+    {"與", false},
+    {"与", false},
+    {"及", false},
+    {"或", false},
+    {"and", false},
+    {"or", false},
+    {"и", false},
+    {"или", false},
+    {"–", true},
+    {"—", true},
+    {"~", true},
+    {"～", true},
+}};
+
+// The unit of `typed` given to the bare numbers joined to it (walking back from `start`).
+void share_unit(std::string_view t, size_t start, const Digits& own, const TypedNumber& typed,
+                const std::vector<Bare>& bare, std::vector<TypedNumber>& out) {
+  const double unit = typed.value / own.value;
+  std::vector<TypedNumber> earlier;
+  bool range = false;
+  for (size_t at = start, b = bare.size(); b > 0; --b) {
+    std::string_view before = t.substr(0, at);
+    while (before.ends_with(" ")) before.remove_suffix(1);
+    const Joiner* joined = nullptr;
+    for (const auto& j : kJoiners)
+      if (before.ends_with(j.word)) {
+        // A word joiner stands apart from letters: "brand 4" is no "and 4".
+        const size_t w = before.size() - j.word.size();
+        const bool cyrillic_before = w >= 2 && (static_cast<unsigned char>(before[w - 1]) & 0xC0) == 0x80 &&
+                                     (static_cast<unsigned char>(before[w - 2]) == 0xD0 ||
+                                      static_cast<unsigned char>(before[w - 2]) == 0xD1);
+        const bool letter_before = (w >= 1 && ascii_alpha(before[w - 1])) || cyrillic_before;
+        if (letter_at(j.word, 0) && letter_before) continue;
+        joined = &j;
+        break;
+      }
+    if (!joined) break;
+    before.remove_suffix(joined->word.size());
+    while (before.ends_with(" ")) before.remove_suffix(1);
+    const Bare& prev = bare[b - 1];
+    if (prev.digits.end != before.size()) break;
+    range = range || joined->range;
+    TypedNumber n = typed;
+    n.loc.col = typed.loc.col - static_cast<int>(start - prev.start);
+    n.text = std::string(t.substr(prev.start, prev.digits.end - prev.start));
+    n.value = prev.digits.value * unit;
+    n.half_step = 0.5 * std::pow(10.0, -prev.digits.decimals) * unit;
+    n.approximate = approximate_before(t, prev.start);
+    n.shared = true;
+    earlier.push_back(std::move(n));
+    at = prev.start;
+    if (joined->range) break;  // a range has two ends
+  }
+  for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
+    it->range = range;
+    out.push_back(std::move(*it));
+  }
+  if (range)
+    out.push_back(typed), out.back().range = true;
+  else
+    out.push_back(typed);
 }
 
 }  // namespace
@@ -316,6 +397,7 @@ std::string_view dim_name(Dim d) {
 
 void scan_typed_numbers(std::string_view t, const SourceLoc& loc, const book::NumberLocale& locale,
                         std::vector<TypedNumber>& out) {
+  std::vector<Bare> bare;
   for (size_t i = 0; i < t.size();) {
     // A number starts at a digit that does not continue a word or a version ("Qwen3", "v4.1", "H100").
     const bool starts =
@@ -359,15 +441,42 @@ void scan_typed_numbers(std::string_view t, const SourceLoc& loc, const book::Nu
       n.text = std::string(t.substr(i, end - i));
       n.value = d.value * scale;
       n.half_step = 0.5 * std::pow(10.0, -d.decimals) * scale;
-      // A scale word alone (萬, млрд) keeps its count; a unit per something becomes that rate.
-      n.dim = dim == Dim::Count
-                  ? dim
-                  : per_dim(dim, per_after(t, end) != Per::None ? per_after(t, end) : per_before(t, i));
+      // A scale word alone (萬, млрд) keeps its count; a unit per something becomes that rate, or
+      // that unit per the thing.
+      const Per per = dim == Dim::Count
+                          ? Per::None
+                          : (per_after(t, end) != Per::None ? per_after(t, end) : per_before(t, i));
+      n.dim = per_dim(dim, per);
+      n.per = per == Per::Other;
       n.approximate = approximate_before(t, i);
-      out.push_back(std::move(n));
+      if (d.value > 0)
+        share_unit(t, i, d, n, bare, out);
+      else
+        out.push_back(std::move(n));
+      bare.clear();
+    } else {
+      bare.push_back({i, d});
     }
     i = std::max(d.end, i + 1);
   }
+}
+
+std::optional<TypedNumber> read_literal(std::string_view text, const SourceLoc& loc,
+                                        const book::NumberLocale& locale) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (text.empty() || !ascii_digit(text.front())) return std::nullopt;
+  std::vector<TypedNumber> found;
+  scan_typed_numbers(text, loc, locale, found);
+  if (found.size() == 1 && found.front().text == text) return found.front();
+  const Digits d = read_digits(text, 0, locale);
+  if (!found.empty() || d.end != text.size()) return std::nullopt;
+  TypedNumber n;
+  n.loc = loc;
+  n.text = std::string(text);
+  n.value = d.value;
+  n.half_step = 0.5 * std::pow(10.0, -d.decimals);
+  return n;
 }
 
 }  // namespace bb::check

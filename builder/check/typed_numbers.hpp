@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,12 +37,20 @@ struct TypedNumber {
   double value = 0;      // in the base unit of `dim`
   double half_step = 0;  // half a unit of the last digit shown, in the same base unit
   Dim dim = Dim::Count;
+  bool per = false;          // `dim` per something other than a second: "8,192 FLOPs/tick"
   bool approximate = false;  // preceded by 約/约/about/~/≈/около/примерно
+  bool shared = false;       // its unit is written after a later number of its list ("1、2、4 ms")
+  bool range = false;        // an end of a range ("120–135 ns"): a bound the text draws, never a mismatch
 };
 
 // Finds the typed numbers in one run of text (its first byte at `loc`), reading digits with the
 // edition's decimal and group separators; a `.` decimal is accepted in every language.
 void scan_typed_numbers(std::string_view text, const SourceLoc& loc, const book::NumberLocale& locale,
                         std::vector<TypedNumber>& out);
+
+// Reads a whole literal (the text of a bound literal): one typed number ("148 倍", "1.5 TB/s") or bare
+// digits ("8,192", a Count in the field's own unit); nullopt when the text is anything else.
+std::optional<TypedNumber> read_literal(std::string_view text, const SourceLoc& loc,
+                                        const book::NumberLocale& locale);
 
 }  // namespace bb::check

@@ -9,8 +9,11 @@
 #include <optional>
 #include <sstream>
 
+#include "calc/scenario_file.hpp"
+#include "check/citations_suggest.hpp"
 #include "check/epub_check.hpp"
 #include "check/epubcheck.hpp"
+#include "check/manuscript_edits.hpp"
 #include "check/numbers_check.hpp"
 #include "check/numbers_suggest.hpp"
 #include "check/pdf_check.hpp"
@@ -32,6 +35,7 @@ struct CheckOptions {
   bool strict = false;
   bool suggest = false;  // numbers: propose bindings for typed numbers
   bool apply = false;    // numbers --suggest: write them into the manuscripts
+  bool diff = false;     // numbers --suggest: print them as a unified diff
   std::string format = "text";
   std::string output;
   std::vector<std::string> epubs;  // check epub: these files (default: every <out>/epub/*.epub)
@@ -90,6 +94,8 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
   out << "citations: " << c.typed << " typed numbers with units, " << c.citing << " in text citing a result, "
       << c.checked.size() << " checked, " << c.unchecked.size() << " unchecked, " << c.mismatches.size()
       << " mismatches, " << c.missing.size() << " citations of results not in the book\n";
+  out << "cited results: " << c.cited.size() << ", " << c.recomputed.size() << " recomputed, "
+      << c.not_recomputed.size() << " read as committed (not recomputed)\n";
   std::map<std::pair<std::string, std::string>, int> per;
   for (const auto& u : report.unbound) ++per[{u.edition, u.chapter}];
   out << "numbers with units typed unchecked: " << report.unbound.size() << (per.empty() ? "\n" : "\n");
@@ -97,22 +103,69 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
   out << "numbers marked deliberately typed ([...]{.typed}): " << report.typed.size() << '\n';
 }
 
-// `check numbers --suggest [--apply]`: one line per proposal, then the counts.
-void suggest(const book::Book& book, calc::Engine* engine, bool apply, Diagnostics& diags,
+// `check numbers --suggest [--diff | --apply]`: one line per proposal — calc bindings for a book with
+// scenarios, result bindings for numbers its citations bind — then the counts; `--diff` prints the
+// proposals as a unified diff instead (or writes it to --output), `--apply` rewrites the manuscripts.
+void suggest(const book::Book& book, calc::Engine* engine, const CheckOptions& opt, Diagnostics& diags,
              const std::filesystem::path& root) {
-  auto report = check::suggest_bindings(book, diags, engine);
-  for (const auto& s : report.suggestions) {
-    std::cout << s.number.loc.path.lexically_relative(root.empty() ? book.config.root : root).generic_string()
-              << ':' << s.number.loc.line << ':' << s.number.loc.col << ": suggest: `" << s.number.text
-              << "` -> [" << s.literal << "]{calc=" << s.expr << "}";
-    if (!s.other.empty()) std::cout << " (also equal: " << s.other.size() << ")";
-    std::cout << '\n';
+  const std::filesystem::path base = root.empty() ? book.config.root : root;
+  std::ostringstream lines;
+  auto place = [&](const SourceLoc& loc) {
+    lines << loc.path.lexically_relative(base).generic_string() << ':' << loc.line << ':' << loc.col
+          << ": suggest: ";
+  };
+  std::vector<check::ManuscriptEdit> edits;
+  // The calc library's proposals need scenarios of bookbuild's own form to compare with (not the real
+  // book's topics, nor an LFS pointer).
+  check::SuggestReport calc_report;
+  const bool scenarios =
+      engine && calc::read_scenario_file(book.config.calculations).form == calc::ScenarioForm::Scenarios;
+  if (scenarios) {
+    calc_report = check::suggest_bindings(book, diags, engine);
+    for (const auto& s : calc_report.suggestions) {
+      place(s.number.loc);
+      lines << '`' << s.number.text << "` -> [" << s.literal << "]{calc=" << s.expr << "}";
+      if (!s.other.empty()) lines << " (also equal: " << s.other.size() << ")";
+      lines << '\n';
+    }
+    edits = check::suggestion_edits(calc_report);
   }
-  if (apply) check::apply_suggestions(report);
-  std::cout << "suggest: " << report.typed << " typed numbers with a unit or count noun, " << report.readable
-            << " expressible as bound literals, " << report.suggestions.size() << " with a proposal";
-  if (apply) std::cout << ", " << report.applied << " applied in " << report.files_changed << " files";
-  std::cout << '\n';
+  // A number the calc library recomputes is better bound to it than to the committed file it cites.
+  auto cited = check::suggest_citation_bindings(book);
+  std::erase_if(cited, [&](const check::CitationSuggestion& c) {
+    return std::any_of(calc_report.suggestions.begin(), calc_report.suggestions.end(),
+                       [&](const check::Suggestion& s) {
+                         const SourceLoc &a = s.number.loc, &b = c.number.loc;
+                         return a.path == b.path && a.line == b.line && a.col == b.col;
+                       });
+  });
+  for (const auto& c : cited) {
+    place(c.number.loc);
+    lines << '`' << c.number.text << "` -> " << c.edit.replacement
+          << " (= " << nlohmann::json(c.number.value).dump() << ")";
+    if (c.number.others > 0) lines << " (also equal: " << c.number.others << ")";
+    lines << '\n';
+    edits.push_back(c.edit);
+  }
+  const auto outcome = check::edit_manuscripts(edits, base, opt.apply);
+  if (opt.diff) {
+    if (opt.output.empty())
+      std::cout << outcome.diff;
+    else
+      output::write_file_atomic(opt.output, outcome.diff);
+  } else {
+    std::cout << lines.str();
+  }
+  std::ostream& summary = opt.diff && opt.output.empty() ? std::cerr : std::cout;
+  if (scenarios)
+    summary << "suggest: " << calc_report.typed << " typed numbers with a unit or count noun, "
+            << calc_report.readable << " expressible as bound literals, " << calc_report.suggestions.size()
+            << " with a proposal\n";
+  summary << "suggest: " << cited.size()
+          << " numbers bound by their citations, proposed as result= literals\n";
+  summary << "suggest: " << outcome.applied << " edits in " << outcome.files_changed << " files "
+          << (opt.apply ? "applied" : "proposed (dry run: --diff shows them as a patch, --apply writes them)")
+          << '\n';
 }
 
 // `check epub`: the given files, or every EPUB the last `bookbuild epub` wrote.
@@ -164,6 +217,9 @@ void define_check_command(CLI::App* sub, Context& ctx) {
                 "numbers: propose a binding for every typed number that equals a computed result");
   sub->add_flag("--apply", opt->apply,
                 "numbers --suggest: rewrite the manuscripts with the proposed bound literals");
+  sub->add_flag("--diff", opt->diff,
+                "numbers --suggest: print the proposed bound literals as a unified diff (to --output FILE "
+                "if given); nothing is written to the manuscripts");
   sub->add_option("--format", opt->format, "Report format: text (default) or json (numbers)")
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"text", "json"}));
@@ -176,9 +232,13 @@ void define_check_command(CLI::App* sub, Context& ctx) {
       return;
     }
     BookSession s("check");
-    if (opt->suggest || opt->apply) {
-      if (s.load(ctx, opt->editions))
-        suggest(*s.book, s.engine.get(), opt->apply, s.diags, ctx.global.book_dir);
+    if (opt->suggest || opt->apply || opt->diff) {
+      if (opt->apply && opt->diff) {
+        std::cerr << "check numbers: --diff shows the proposals, --apply writes them: give one\n";
+        ctx.exit_code = 2;
+        return;
+      }
+      if (s.load(ctx, opt->editions)) suggest(*s.book, s.engine.get(), *opt, s.diags, ctx.global.book_dir);
       ctx.exit_code = s.report(ctx);
       return;
     }

@@ -118,5 +118,56 @@ TEST(Citations, ChangedResultValueIsAnErrorAtEveryBoundNumber) {
   EXPECT_GE(bound, 3);
 }
 
+// The binding assistant: `--suggest --diff` proposes every checked number as a bound literal naming its
+// field (a golden patch; nothing is written), `--apply` writes exactly that, and the written literals
+// are then checked against the field they name, so a changed value is an error at each of them.
+TEST(Citations, SuggestProposesResultBoundLiteralsAsADiffThenApplies) {
+  TempBook t;
+  const std::string before = test::read_file(t.book() / "manuscripts" / "01-预算.md");
+  auto diff = t.check("--suggest --diff");
+  EXPECT_EQ(diff.exit_code, 0) << diff.err;
+  test::expect_golden(test::fixtures() / "citations" / "suggest.diff", diff.out);
+  EXPECT_EQ(test::read_file(t.book() / "manuscripts" / "01-预算.md"), before);  // a dry run
+  EXPECT_EQ(t.check("--suggest --diff --apply").exit_code, 2);
+
+  auto applied = t.check("--suggest --apply");
+  EXPECT_EQ(applied.exit_code, 0) << applied.err;
+  const std::string after = test::read_file(t.book() / "manuscripts" / "01-预算.md");
+  EXPECT_NE(after.find("[140 GB]{result=results/demo-budget.json#/weight_bytes}"), std::string::npos)
+      << after;
+  const auto report = t.report();
+  int bound = 0;
+  for (const auto& c : report["checked"]) bound += c.value("bound", false) ? 1 : 0;
+  EXPECT_GE(bound, 20);
+  EXPECT_TRUE(report["mismatches"].empty()) << report.dump(2);
+
+  const fs::path result = t.book() / "calculations" / "results" / "demo-budget.json";
+  test::write_file(result,
+                   std::regex_replace(test::read_file(result), std::regex("\"weight_bytes\": 140000000000"),
+                                      "\"weight_bytes\": 150000000000"));
+  auto r = t.check();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("manuscripts/01-预算.md:3:11: error: bound literal `140 GB` does not match "
+                       "calculations/results/demo-budget.json /weight_bytes"),
+            std::string::npos)
+      << r.err;
+}
+
+// A bound literal that names no data file, no field, or a field of another unit is an error at it.
+TEST(Citations, MalformedResultBindingsAreErrors) {
+  TempBook t;
+  const fs::path file = t.book() / "book-en" / "chapter01.md";
+  test::write_file(file, test::read_file(file) +
+                             "\nA [140 GB]{result=results/none.json#/weight_bytes} and "
+                             "[140 GB]{result=results/demo-budget.json#/nothing} and "
+                             "[140 GB]{result=results/demo-budget.json#/memory_seconds} and "
+                             "[140 GB]{result=results/demo-budget.json}.\n");
+  auto r = t.check();
+  EXPECT_EQ(r.exit_code, 1);
+  for (const char* what : {"which is not in the book", "which holds no number", "the field's unit is another",
+                           "write the data file under calculations/ and a JSON Pointer"})
+    EXPECT_NE(r.err.find(what), std::string::npos) << what << "\n" << r.err;
+}
+
 }  // namespace
 }  // namespace bb
