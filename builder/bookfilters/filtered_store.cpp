@@ -153,10 +153,16 @@ std::optional<StoreKey> store_key(const std::vector<const Program*>& due, const 
   const fs::path dir = store_dir();
   const std::string& stamp = book::executable_stamp();
   if (dir.empty() || stamp.empty()) return std::nullopt;
+  // The tree's bytes are only digested: one buffer per thread, grown once, not once per chapter.
+  thread_local std::string buffer;
   Writer tree;
+  buffer.clear();
+  tree.out.swap(buffer);
   PathTable paths;
-  if (!doc::codec::encode_node(tree, paths, chapter.root)) return std::nullopt;
+  const bool written = doc::codec::encode_node(tree, paths, chapter.root);
   paths.write(tree);
+  tree.out.swap(buffer);
+  if (!written) return std::nullopt;
 
   Writer w;
   w.out.append(kMagic, 4);
@@ -184,8 +190,8 @@ std::optional<StoreKey> store_key(const std::vector<const Program*>& due, const 
     w.num(p->code.size());
     put_digest(w, p->code);
   }
-  w.num(tree.out.size());
-  put_digest(w, tree.out);
+  w.num(buffer.size());
+  put_digest(w, buffer);
   return StoreKey{entry_file(dir, chapter, place), std::move(w.out)};
 }
 

@@ -63,7 +63,7 @@ bool Reader::integer(int& v) {
   return true;
 }
 
-std::uint64_t PathTable::index(const SourcePath& p) {
+std::uint64_t PathTable::find(const SourcePath& p) {
   auto [it, fresh] = index_.try_emplace(p.get().native(), paths_.size());
   if (fresh) paths_.push_back(p.get().native());
   return it->second;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
@@ -63,13 +64,22 @@ class Reader {
 // Source paths are written once each: a node's location names one of them by index.
 class PathTable {
  public:
-  std::uint64_t index(const SourcePath& p);
+  std::uint64_t index(const SourcePath& p) {
+    // Nodes in a row nearly always share their file, and a SourcePath is interned: one comparison.
+    if (&p.get() == last_) return last_index_;
+    last_index_ = find(p);
+    last_ = &p.get();
+    return last_index_;
+  }
   [[nodiscard]] const std::vector<std::string>& paths() const { return paths_; }
   void write(Writer& w) const;
 
  private:
+  std::uint64_t find(const SourcePath& p);
   std::map<std::string, std::uint64_t> index_;
   std::vector<std::string> paths_;
+  const std::filesystem::path* last_ = nullptr;
+  std::uint64_t last_index_ = 0;
 };
 
 void put_loc(Writer& w, PathTable& paths, const SourceLoc& loc);
