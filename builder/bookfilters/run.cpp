@@ -365,6 +365,14 @@ int setup(lua_State* L) {
   c->runner->keep_environment(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.prelude);
   call_in(L, env, 0);
+  // math.random's state belongs to the kept Lua state, not to the chapter's globals: seeded again, so
+  // that a chapter's result does not depend on which chapters this thread filtered before it (and a
+  // stored result is the one any build would make).
+  lua_getfield(L, env, "math");
+  lua_getfield(L, -1, "randomseed");
+  lua_pushinteger(L, 0);
+  lua_call(L, 1, 0);
+  lua_pop(L, 1);
   c->runner->set_globals_in(L, env);
   return 0;
 }
