@@ -78,19 +78,19 @@ end
 
 -- Only in running text: not in headings, links, captions or tables.
 function Para(para)
-  local content, changed = {}, false
-  for _, el in ipairs(para.content) do
+  local content  -- the new inlines, made only once a term is found: most paragraphs have none
+  for i, el in ipairs(para.content) do
     local parts = el.tag == "Str" and link_first_use(el)
     if parts then
+      content = content or table.move(para.content, 1, i - 1, 1, {})
       for _, p in ipairs(parts) do
         if p.tag ~= "Str" or p.text ~= "" then content[#content + 1] = p end
       end
-      changed = true
-    else
+    elseif content then
       content[#content + 1] = el
     end
   end
-  if changed then
+  if content then
     para.content = content
     return para
   end

@@ -32,8 +32,18 @@ local function tail(text)
   return "… " .. table.concat(words, " ", #words - 5)
 end
 
+-- Whether a list of inlines holds a computed number.
+local function has_calc(inlines)
+  for _, el in ipairs(inlines) do
+    if el.tag == "Calc" then return true end
+  end
+  return false
+end
+
 -- Only paragraphs of running text; a paragraph's functions see its numbers already formatted.
 function Para(para)
+  -- Most paragraphs hold no computed number: their words are not joined for nothing.
+  if #found >= MAX or not has_calc(para.content) then return end
   local before = {}
   for _, el in ipairs(para.content) do
     if #found >= MAX then return end

@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 
+#include "doc/tree_codec.hpp"
 #include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "text/digest.hpp"
@@ -24,20 +25,9 @@ namespace {
 
 constexpr char kMagic[4] = {'B', 'B', 'P', 'T'};
 constexpr std::uint32_t kFormat = 2;
-// Deeper trees are parsed every time (the front end bounds nesting far below this).
-constexpr int kMaxDepth = 2000;
 // A stored parse larger than this is not read (a chapter's is a few times its Markdown).
 constexpr std::size_t kMaxFileBytes = std::size_t{256} << 20;
 constexpr std::int64_t kSettledNs = 2'000'000'000;
-
-// A field added to doc::Node must be written and read here too: these fail the build until it is.
-static_assert(sizeof(doc::Node::Rare) == 5 * sizeof(std::string) + 16 + sizeof(std::vector<doc::Align>) +
-                                             sizeof(std::vector<doc::Node>),
-              "doc::Node::Rare changed: update encode_node and decode_node");
-static_assert(sizeof(doc::Node::Extra) == sizeof(std::vector<std::string>) +
-                                              sizeof(std::vector<std::pair<std::string, std::string>>) +
-                                              sizeof(std::unique_ptr<doc::Node::Rare>),
-              "doc::Node::Extra changed: update encode_node and decode_node");
 
 // A checksum against a damaged or truncated file (not against tampering: the file is the output
 // folder's own, and a forged one could only describe some other Markdown).
@@ -45,82 +35,12 @@ std::uint64_t checksum(std::string_view s) {
   return text::checksum64(s);
 }
 
-class Writer {
- public:
-  std::string out;
-  void u8(std::uint8_t v) { out += static_cast<char>(v); }
-  void num(std::uint64_t v) {  // LEB128
-    while (v >= 0x80) {
-      out += static_cast<char>((v & 0x7F) | 0x80);
-      v >>= 7;
-    }
-    out += static_cast<char>(v);
-  }
-  void signed_num(std::int64_t v) {
-    num((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63));
-  }
-  void text(std::string_view s) {
-    num(s.size());
-    out += s;
-  }
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view s) : s_(s) {}
-  bool u8(std::uint8_t& v) {
-    if (at_ >= s_.size()) return false;
-    v = static_cast<std::uint8_t>(s_[at_++]);
-    return true;
-  }
-  bool num(std::uint64_t& v) {
-    v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      std::uint8_t b = 0;
-      if (!u8(b)) return false;
-      v |= std::uint64_t(b & 0x7F) << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;
-  }
-  bool signed_num(std::int64_t& v) {
-    std::uint64_t u = 0;
-    if (!num(u)) return false;
-    v = static_cast<std::int64_t>(u >> 1) ^ -static_cast<std::int64_t>(u & 1);
-    return true;
-  }
-  bool count(std::size_t& n) {  // a number of items, each at least one byte long
-    std::uint64_t v = 0;
-    if (!num(v) || v > s_.size() - at_) return false;
-    n = static_cast<std::size_t>(v);
-    return true;
-  }
-  bool text(std::string& s) {
-    std::size_t n = 0;
-    if (!count(n)) return false;
-    s.assign(s_.data() + at_, n);
-    at_ += n;
-    return true;
-  }
-  bool view(std::string_view& s) {
-    std::size_t n = 0;
-    if (!count(n)) return false;
-    s = s_.substr(at_, n);
-    at_ += n;
-    return true;
-  }
-  bool integer(int& v) {
-    std::int64_t w = 0;
-    if (!signed_num(w) || w < INT32_MIN || w > INT32_MAX) return false;
-    v = static_cast<int>(w);
-    return true;
-  }
-  [[nodiscard]] bool done() const { return at_ == s_.size(); }
-
- private:
-  std::string_view s_;
-  std::size_t at_ = 0;
-};
+using doc::codec::Decoder;
+using doc::codec::encode_node;
+using doc::codec::PathTable;
+using doc::codec::put_loc;
+using doc::codec::Reader;
+using doc::codec::Writer;
 
 // The header that must match: format, executable, source file and its id, front-end options.
 void put_header(Writer& w, std::string_view stamp, const fs::path& source, const SourceId& id,
@@ -140,126 +60,6 @@ void put_header(Writer& w, std::string_view stamp, const fs::path& source, const
     if (list)
       for (const auto& word : *list) w.text(word);
   }
-}
-
-// Source paths are written once each: a node's location names one of them by index.
-class PathTable {
- public:
-  std::uint64_t index(const SourcePath& p) {
-    auto [it, fresh] = index_.try_emplace(p.get().native(), paths_.size());
-    if (fresh) paths_.push_back(p.get().native());
-    return it->second;
-  }
-  [[nodiscard]] const std::vector<std::string>& paths() const { return paths_; }
-
- private:
-  std::map<std::string, std::uint64_t> index_;
-  std::vector<std::string> paths_;
-};
-
-void put_loc(Writer& w, PathTable& paths, const SourceLoc& loc) {
-  w.num(paths.index(loc.path));
-  w.signed_num(loc.line);
-  w.signed_num(loc.col);
-}
-
-bool encode_node(Writer& w, PathTable& paths, const doc::Node& n, int depth) {
-  if (depth > kMaxDepth) return false;
-  w.u8(static_cast<std::uint8_t>(n.kind));
-  put_loc(w, paths, n.loc);
-  w.text(n.text);
-  w.num(n.children.size());
-  for (const auto& c : n.children)
-    if (!encode_node(w, paths, c, depth + 1)) return false;
-  const doc::Node::Extra* x = n.extra_if();
-  const doc::Node::Rare* r = x ? x->rare.get() : nullptr;
-  w.u8(static_cast<std::uint8_t>((x ? 1 : 0) | (r ? 2 : 0)));
-  if (!x) return true;
-  w.num(x->classes.size());
-  for (const auto& c : x->classes) w.text(c);
-  w.num(x->attrs.size());
-  for (const auto& [k, v] : x->attrs) {
-    w.text(k);
-    w.text(v);
-  }
-  if (!r) return true;
-  for (const std::string* s : {&r->id, &r->number, &r->info, &r->url, &r->title}) w.text(*s);
-  w.signed_num(r->level);
-  w.signed_num(r->start);
-  w.u8(r->tight ? 1 : 0);
-  w.num(r->aligns.size());
-  for (auto a : r->aligns) w.u8(static_cast<std::uint8_t>(a));
-  w.num(r->caption.size());
-  for (const auto& c : r->caption)
-    if (!encode_node(w, paths, c, depth + 1)) return false;
-  return true;
-}
-
-struct Decoder {
-  Reader in;
-  std::vector<SourcePath> paths;
-
-  bool loc(SourceLoc& l) {
-    std::uint64_t i = 0;
-    if (!in.num(i) || i >= paths.size()) return false;
-    l.path = paths[i];
-    return in.integer(l.line) && in.integer(l.col);
-  }
-
-  bool node(doc::Node& n, int depth) {
-    std::uint8_t kind = 0;
-    if (depth > kMaxDepth || !in.u8(kind) || kind > static_cast<std::uint8_t>(doc::Kind::CalcNumber))
-      return false;
-    n.kind = static_cast<doc::Kind>(kind);
-    std::size_t count = 0;
-    if (!loc(n.loc) || !in.text(n.text) || !in.count(count)) return false;
-    n.children.resize(count);
-    for (auto& c : n.children)
-      if (!node(c, depth + 1)) return false;
-    std::uint8_t parts = 0;
-    if (!in.u8(parts) || parts > 3 || parts == 2) return false;
-    if (!parts) return true;
-    doc::Node::Extra& x = n.extra();
-    if (!in.count(count)) return false;
-    x.classes.resize(count);
-    for (auto& c : x.classes)
-      if (!in.text(c)) return false;
-    if (!in.count(count)) return false;
-    x.attrs.resize(count);
-    for (auto& [k, v] : x.attrs)
-      if (!in.text(k) || !in.text(v)) return false;
-    if (!(parts & 2)) return true;
-    doc::Node::Rare& r = n.rare();
-    for (std::string* s : {&r.id, &r.number, &r.info, &r.url, &r.title})
-      if (!in.text(*s)) return false;
-    std::uint8_t tight = 0;
-    if (!in.integer(r.level) || !in.integer(r.start) || !in.u8(tight) || tight > 1 || !in.count(count))
-      return false;
-    r.tight = tight == 1;
-    r.aligns.resize(count);
-    for (auto& a : r.aligns) {
-      std::uint8_t v = 0;
-      if (!in.u8(v) || v > static_cast<std::uint8_t>(doc::Align::Right)) return false;
-      a = static_cast<doc::Align>(v);
-    }
-    if (!in.count(count)) return false;
-    r.caption.resize(count);
-    for (auto& c : r.caption)
-      if (!node(c, depth + 1)) return false;
-    return true;
-  }
-};
-
-// The executable that parsed: a rebuilt or upgraded bookbuild (whose front end may have changed)
-// starts afresh. "" when it cannot be examined: nothing is then stored or read.
-const std::string& executable_stamp() {
-  static const std::string stamp = [] {
-    auto id = source_id("/proc/self/exe");
-    if (!id) return std::string();
-    return "exe " + std::to_string(id->device) + ":" + std::to_string(id->inode) + ":" +
-           std::to_string(id->size) + ":" + std::to_string(id->mtime_ns);
-  }();
-  return stamp;
 }
 
 struct StoreInUse {
@@ -286,6 +86,16 @@ fs::path entry_file(const fs::path& dir, const fs::path& source) {
 }
 
 }  // namespace
+
+const std::string& executable_stamp() {
+  static const std::string stamp = [] {
+    auto id = source_id("/proc/self/exe");
+    if (!id) return std::string();
+    return "exe " + std::to_string(id->device) + ":" + std::to_string(id->inode) + ":" +
+           std::to_string(id->size) + ":" + std::to_string(id->mtime_ns);
+  }();
+  return stamp;
+}
 
 std::optional<SourceId> source_id(const fs::path& file) {
   inputs::note_file(file);
@@ -327,8 +137,7 @@ std::string encode_parse(std::string_view stamp, const fs::path& source, const S
   }
   Writer w;
   put_header(w, stamp, source, id, options);
-  w.num(paths.paths().size());
-  for (const auto& p : paths.paths()) w.text(p);
+  paths.write(w);
   w.out += body.out;
   const std::uint64_t sum = checksum(w.out);
   for (int i = 0; i < 8; ++i) w.out += static_cast<char>((sum >> (8 * i)) & 0xFF);
@@ -348,13 +157,7 @@ std::optional<StoredParse> decode_parse(std::string_view bytes, std::string_view
   if (!body.starts_with(expected.out) || checksum(body) != sum) return std::nullopt;
   Decoder d{Reader(body.substr(expected.out.size())), {}};
   std::size_t count = 0;
-  if (!d.in.count(count)) return std::nullopt;
-  d.paths.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    std::string_view p;
-    if (!d.in.view(p) || p.find('\0') != std::string_view::npos) return std::nullopt;
-    d.paths.emplace_back(fs::path(p));
-  }
+  if (!d.read_paths()) return std::nullopt;
   StoredParse out;
   if (!d.in.count(count)) return std::nullopt;
   out.diags.resize(count);

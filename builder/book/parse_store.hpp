@@ -33,6 +33,11 @@ struct SourceId {
 // The id of a regular file, or nullopt (missing, not a regular file).
 std::optional<SourceId> source_id(const std::filesystem::path& file);
 
+// The executable that is running, as the caches on disk key their entries: a rebuilt or upgraded
+// bookbuild (whose front end, filters or writers may have changed) starts afresh. "" when it cannot
+// be examined: nothing is then stored or read.
+const std::string& executable_stamp();
+
 // A formula of the chapter and its conversion to MathML, which the formula check and the writers of
 // every later run would otherwise compute again (math/mathml.hpp: remember_mathml).
 struct StoredFormula {

@@ -10,6 +10,7 @@
 
 #include "bookfilters/book_filters.hpp"
 #include "bookfilters/elements.hpp"
+#include "bookfilters/filtered_store.hpp"
 #include "bookfilters_prelude.hpp"
 #include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
@@ -364,6 +365,14 @@ int setup(lua_State* L) {
   c->runner->keep_environment(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.prelude);
   call_in(L, env, 0);
+  // math.random's state belongs to the kept Lua state, not to the chapter's globals: seeded again, so
+  // that a chapter's result does not depend on which chapters this thread filtered before it (and a
+  // stored result is the one any build would make).
+  lua_getfield(L, env, "math");
+  lua_getfield(L, -1, "randomseed");
+  lua_pushinteger(L, 0);
+  lua_call(L, 1, 0);
+  lua_pop(L, 1);
   c->runner->set_globals_in(L, env);
   return 0;
 }
@@ -523,15 +532,45 @@ bool applies(const book::FilterEntry& f, const Place& place) {
   return f.stage == place.stage && has(f.formats, place.format) && has(f.editions, place.edition->id);
 }
 
+// Runs `due` in order over the chapter's tree.
+void run_due(const std::vector<const Program*>& due, book::Chapter& chapter, const Place& place,
+             const Lookups& lookups, Diagnostics& diags, const Limits& limits) {
+  for (const Program* p : due) {
+    Runner runner(*p, place, lookups, diags, pooled(*p, limits));
+    if (runner.start(chapter.root)) runner.run(chapter.root);
+  }
+}
+
 }  // namespace
 
 void run_filters(const std::vector<Program>& programs, book::Chapter& chapter, const Place& place,
                  const Lookups& lookups, Diagnostics& diags, const Limits& limits) {
-  for (const auto& p : programs) {
-    if (!applies(p.entry, place)) continue;
-    Runner runner(p, place, lookups, diags, pooled(p, limits));
-    if (runner.start(chapter.root)) runner.run(chapter.root);
+  std::vector<const Program*> due;
+  for (const auto& p : programs)
+    if (applies(p.entry, place)) due.push_back(&p);
+  if (due.empty()) return;
+  const std::optional<StoreKey> key = store_key(due, chapter, place, lookups, limits);
+  if (key) {
+    if (auto stored = load_filtered(*key, lookups)) {
+      chapter.root = std::move(*stored);
+      count_run(true);
+      return;
+    }
   }
+  count_run(false);
+  if (!key) {
+    run_due(due, chapter, place, lookups, diags, limits);
+    return;
+  }
+  // The questions the filters ask are kept with their result, which is kept only when the run said
+  // nothing: a result with errors is not a result, and a note a filter printed would not be printed
+  // again by a build that reuses it.
+  Recorder recorder(lookups);
+  Diagnostics said;
+  run_due(due, chapter, place, recorder.lookups(), said, limits);
+  std::vector<Diagnostic> all = said.all();
+  if (all.empty()) store_filtered(*key, chapter.root, recorder.questions());
+  for (auto& d : all) diags.add(std::move(d));
 }
 
 }  // namespace bb::bookfilters

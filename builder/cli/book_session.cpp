@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "book/parse_store.hpp"
+#include "bookfilters/filtered_store.hpp"
 #include "cli/calc_evaluator.hpp"
 #include "diag/progress.hpp"
 #include "highlight/highlight.hpp"
@@ -71,6 +72,7 @@ void RecordedRun::finish(int exit_code, const std::vector<fs::path>& outputs) {
 void use_output_caches(const Context& ctx) {
   highlight::use_cache(output::cache_dir(ctx.global.out_dir) / "highlight.bin");
   book::use_parse_store(output::cache_dir(ctx.global.out_dir) / "parsed");
+  bookfilters::use_filtered_store(output::cache_dir(ctx.global.out_dir) / "filtered");
   lang::use_cache(output::cache_dir(ctx.global.out_dir) / "languages.bin");
 }
 

@@ -151,7 +151,7 @@ The loadable modules that render PDF figures to PNG, convert SVG figures to PDF,
 The modification time recorded in the EPUBs (seconds since 1970), for reproducible builds; default: the time of the repository's HEAD commit, else of the newest manuscript.
 .TP
 \fBBOOKBUILD_TIMINGS\fR
-When set, \fBsite\fR prints the time of each step of a build and rebuild.
+When set, \fBsite\fR prints the time of each step of a build and rebuild, and how many chapter passes of the book's filters ran or were reused from \fI<out>/.cache/filtered/\fR.
 .TP
 \fBBOOKBUILD_RUN_RECORD\fR
 \fB0\fR: \fBbuild\fR, \fBsite\fR, \fBepub\fR and \fBlatex\fR neither use nor write the record that lets a run whose inputs and outputs did not change print what the last run printed and stop (\fI<out>/.cache/runs/\fR). \fBexplain\fR: say on standard error why a record was or was not used, or not written.

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "bookfilters/filtered_store.hpp"
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
 #include "epub/epub.hpp"
@@ -74,9 +75,13 @@ void report_written(const Context& ctx, std::chrono::steady_clock::time_point t0
                     const std::map<std::string, std::size_t>& index_bytes,
                     const std::map<std::string, std::size_t>& query_bytes) {
   const auto elapsed = std::chrono::steady_clock::now() - t0;
-  if (std::getenv("BOOKBUILD_TIMINGS"))
+  if (std::getenv("BOOKBUILD_TIMINGS")) {
     std::cerr << "  total with writing: " << std::chrono::duration<double, std::milli>(elapsed).count()
               << " ms\n";
+    const bookfilters::RunCounts filtered = bookfilters::run_counts();
+    std::cerr << "  book filters: " << filtered.ran << " chapter passes run, " << filtered.reused
+              << " reused from the store\n";
+  }
   if (ctx.global.quiet) return;
   std::cerr << "site: " << pages << " pages written to " << (ctx.global.out_dir / "site").string() << " in "
             << std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() << " ms\n";

@@ -128,6 +128,29 @@ TEST(BookFilters, NothingLeaksFromOneChapterToTheNext) {
   EXPECT_FALSE(diags.has_errors());
 }
 
+// math.random starts from the same seed in every chapter: a chapter's result does not depend on the
+// chapters the same thread filtered before it.
+TEST(BookFilters, RandomNumbersStartAfreshInEveryChapter) {
+  Diagnostics diags;
+  book::Edition edition;
+  edition.id = "en";
+  bookfilters::Program program;
+  program.entry.name = "filters/random.lua";
+  program.code = "function Str(s) return pandoc.Str(tostring(math.random(1000000000))) end";
+  std::vector<std::string> drawn;
+  for (int i = 0; i < 3; ++i) {
+    book::Chapter chapter{"ch0" + std::to_string(i), i, "x.md", markdown::parse("word\n", "x.md", diags),
+                          "X"};
+    bookfilters::Place place{"html", &edition, &chapter, ".", book::FilterEntry::Stage::Resolved};
+    bookfilters::run_filters({program}, chapter, place, {}, diags);
+    drawn.push_back(doc::plain_text(chapter.root));
+  }
+  EXPECT_NE(drawn[0], "word");
+  EXPECT_EQ(drawn[1], drawn[0]);
+  EXPECT_EQ(drawn[2], drawn[0]);
+  EXPECT_FALSE(diags.has_errors());
+}
+
 // The kept state is found by the filter's text, not its name: a filter edited under `site --serve`
 // runs as edited on the next rebuild.
 TEST(BookFilters, AnEditedFilterRunsAsEdited) {
