@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "book/filter_config.hpp"
-#include "book/print_config.hpp"
 #include "book/output_names.hpp"
 #include "book/paths.hpp"
+#include "book/print_config.hpp"
 #include "book/site_config.hpp"
 #include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"

@@ -61,7 +61,8 @@ class PrintReader {
                     std::string_view where) {
     for (const auto& [k, v] : t)
       if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
-        diags_.warning(place(file_, &v), "unknown key `" + std::string(k.str()) + "` in " + std::string(where));
+        diags_.warning(place(file_, &v),
+                       "unknown key `" + std::string(k.str()) + "` in " + std::string(where));
   }
 
   // `pdf-cover`: a file inside the book — an image or a PDF (its first page becomes the cover), or a
@@ -94,8 +95,10 @@ class PrintReader {
       const fs::path templates = fs::weakly_canonical(cfg_.root / "templates");
       const fs::path rel = fs::weakly_canonical(c.path).lexically_relative(templates);
       if (rel.empty() || *rel.begin() == "..") {
-        diags_.error(place(file_, n), "a TeX cover is kept in the book's templates/ folder (like "
-                                      "templates/latex/preamble.tex): `" + *v + "` is not");
+        diags_.error(place(file_, n),
+                     "a TeX cover is kept in the book's templates/ folder (like "
+                     "templates/latex/preamble.tex): `" +
+                         *v + "` is not");
         return;
       }
     } else if (ext != ".pdf" && ext != ".png" && ext != ".jpg" && ext != ".jpeg") {

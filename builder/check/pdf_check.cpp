@@ -87,7 +87,8 @@ void check_font_rules(const std::vector<std::string>& embedded, const PdfExpecta
   };
   for (const auto& rule : expect.fonts_required) {
     const std::string key = font_key(rule.name);
-    if (std::none_of(keys.begin(), keys.end(), [&](const std::string& k) { return k.find(key) != std::string::npos; }))
+    if (std::none_of(keys.begin(), keys.end(),
+                     [&](const std::string& k) { return k.find(key) != std::string::npos; }))
       diags.error(at, "font `" + rule.name + "` (required at " + place_of(rule.loc) +
                           ") is not embedded; the PDF embeds: " + list());
   }

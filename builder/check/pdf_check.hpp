@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <vector>
 
-#include "book/config.hpp"
 #include <iosfwd>
 #include <string>
 #include <vector>
+#include "book/config.hpp"
 
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"

@@ -146,8 +146,8 @@ class FigureSet {
 // or `[AutoFakeSlant]`, stay), or is added after the set-up when the language sets none.
 std::string with_fonts(std::string setup, const book::PrintLook& look) {
   const std::pair<const char*, const book::PrintLook::Font*> commands[] = {
-      {"\\setmainfont", &look.main},   {"\\setsansfont", &look.sans},
-      {"\\setmonofont", &look.mono},   {"\\setCJKmainfont", &look.cjk},
+      {"\\setmainfont", &look.main},        {"\\setsansfont", &look.sans},
+      {"\\setmonofont", &look.mono},        {"\\setCJKmainfont", &look.cjk},
       {"\\setCJKsansfont", &look.cjk_sans}, {"\\setCJKmonofont", &look.cjk_mono}};
   std::string added;
   for (const auto& [command, font] : commands) {
@@ -260,23 +260,22 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
 )";
   const std::string book_template = writers::load_template("latex/book.tex");
   if (!cover.tex.empty() && book_template.find("{{cover}}") == std::string::npos)
-    diags.warning(e.print.cover_loc, "the cover is not printed: " +
-                                         writers::template_file("latex/book.tex").string() +
-                                         " has no {{cover}} slot (docs/configuration.md, \"Print look\")");
-  std::string tex =
-      writers::fill_template(book_template,
-                             {{"generator", "bookbuild latex --edition " + e.id},
-                              {"language", with_fonts(lang::language(e.lang).latex_setup, e.print)},
-                              {"preamble", kPageMarks + cover.package +
-                                               writers::load_template("latex/preamble.tex")},
-                              {"cover", cover.tex},
-                              {"title", esc(e.title.empty() ? book.config.title : e.title)},
-                              {"subtitle", esc(e.subtitle)},
-                              {"author", join(escaped_authors, ", ")},
-                              {"rights", esc(book.config.rights)},
-                              {"lang", e.lang},
-                              {"body", kBody}},
-                             "latex/book.tex");
+    diags.warning(e.print.cover_loc,
+                  "the cover is not printed: " + writers::template_file("latex/book.tex").string() +
+                      " has no {{cover}} slot (docs/configuration.md, \"Print look\")");
+  std::string tex = writers::fill_template(
+      book_template,
+      {{"generator", "bookbuild latex --edition " + e.id},
+       {"language", with_fonts(lang::language(e.lang).latex_setup, e.print)},
+       {"preamble", kPageMarks + cover.package + writers::load_template("latex/preamble.tex")},
+       {"cover", cover.tex},
+       {"title", esc(e.title.empty() ? book.config.title : e.title)},
+       {"subtitle", esc(e.subtitle)},
+       {"author", join(escaped_authors, ", ")},
+       {"rights", esc(book.config.rights)},
+       {"lang", e.lang},
+       {"body", kBody}},
+      "latex/book.tex");
   auto at = tex.find(kBody);
   if (at == std::string::npos)  // a book's own book.tex without the slot would lose every chapter
     throw FatalError(writers::template_file("latex/book.tex").string() +

@@ -48,7 +48,9 @@ const std::set<std::string>& installed_names() {
 
 }  // namespace
 
-bool font_installed(std::string_view name) { return installed_names().count(fold(name)) > 0; }
+bool font_installed(std::string_view name) {
+  return installed_names().count(fold(name)) > 0;
+}
 
 bool check_fonts(const book::PrintLook& look, Diagnostics& diags) {
   bool ok = true;

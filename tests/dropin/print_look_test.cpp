@@ -64,8 +64,9 @@ TEST(PrintLook, FontsAndCoverReachTheLatex) {
 
 TEST(PrintLook, ATexCoverIsReadInAndFontsTheLanguageLacksAreAdded) {
   TempDir book("book");
-  copy_themed(book.path, {{"pdf-cover = \"print-cover.png\"", "pdf-cover = \"templates/cover.tex\""},
-                          {"main = \"DejaVu Serif\"", "main = \"DejaVu Serif\"\ncjk = \"Noto Serif CJK JP\""}});
+  copy_themed(book.path,
+              {{"pdf-cover = \"print-cover.png\"", "pdf-cover = \"templates/cover.tex\""},
+               {"main = \"DejaVu Serif\"", "main = \"DejaVu Serif\"\ncjk = \"Noto Serif CJK JP\""}});
   test::write_file(book.path / "templates/cover.tex", "\\begin{titlepage}COVER\\end{titlepage}\n");
   TempDir out("out");
   auto r = run(book.path, out.path, "latex");
@@ -95,13 +96,16 @@ TEST(PrintLook, MistakesAreErrorsAtTheirLines) {
   auto r = run(book.path, out.path, "latex");
   EXPECT_NE(r.exit_code, 0);
   const std::string toml = "book.toml";
-  EXPECT_NE(r.err.find(toml + ":9:13: error: pdf-cover `cover.gif` must be a PDF, PNG or JPEG"), std::string::npos)
+  EXPECT_NE(r.err.find(toml + ":9:13: error: pdf-cover `cover.gif` must be a PDF, PNG or JPEG"),
+            std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find(toml + ":11:8: error: font name `Evil}\\input{x}` holds characters"), std::string::npos)
+  EXPECT_NE(r.err.find(toml + ":11:8: error: font name `Evil}\\input{x}` holds characters"),
+            std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find(toml + ":12:8: error: `sans` must be a font family name"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(toml + ":13:9: warning: unknown key `serif`"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(toml + ":16:18: error: `fonts-required` must be an array"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(toml + ":16:18: error: `fonts-required` must be an array"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(out.path / "latex/en/book.tex"));
 }
 
@@ -114,8 +118,7 @@ TEST(PrintLook, ACoverOutsideTheBookIsRefused) {
   TempDir out("out");
   auto r = run(book.path, out.path, "latex");
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("book.toml:13:13: error: pdf-cover"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("book.toml:13:13: error: pdf-cover"), std::string::npos) << r.err;
 }
 
 TEST(PrintLook, FontsAreLookedUpAsFontconfigNamesThem) {
@@ -133,8 +136,7 @@ TEST(PrintLook, AFontNotInstalledStopsThePdfBeforeXeLaTeX) {
   TempDir out("out");
   auto r = run(book.path, out.path, "pdf");
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("book.toml:16:8: error: font `Nonesuch Garamond` is not installed"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("book.toml:16:8: error: font `Nonesuch Garamond` is not installed"), std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(out.path / "latex/en/book.log")) << "XeLaTeX ran";
   EXPECT_FALSE(fs::exists(out.path / "pdf"));
@@ -146,8 +148,8 @@ TEST(PrintLook, FontRulesMatchEmbeddedNamesLoosely) {
   expect.fonts_required = {{"DejaVu Serif", rule}, {"Noto Serif CJK", rule}};
   expect.fonts_forbidden = {{"Noto Sans Mono", rule}};
   Diagnostics d;
-  check::check_font_rules({"ABCDEF+DejaVuSerif-Bold", "QWERTY+NotoSansMonoCJKsc-Regular", "LMRoman10"}, expect,
-                          {fs::path("x.pdf"), 0, 0}, d);
+  check::check_font_rules({"ABCDEF+DejaVuSerif-Bold", "QWERTY+NotoSansMonoCJKsc-Regular", "LMRoman10"},
+                          expect, {fs::path("x.pdf"), 0, 0}, d);
   ASSERT_EQ(d.error_count(), 2u);
   std::string all;
   for (const auto& m : d.all()) all += m.message + "\n";
@@ -203,8 +205,9 @@ TEST(PrintLookPdf, CoverAndFontsAreThoseOfBookToml) {
   test::write_file(book.path / "book.toml", toml);
   checked = run(book.path, out.path, "check pdf");
   EXPECT_NE(checked.exit_code, 0);
-  EXPECT_TRUE(std::regex_search(checked.err, std::regex("error: font `[A-Z]{6}\\+DejaVuSerif[^`]*` is embedded, "
-                                                        "but .*book\\.toml:\\d+:\\d+ forbids `DejaVu Serif`")))
+  EXPECT_TRUE(
+      std::regex_search(checked.err, std::regex("error: font `[A-Z]{6}\\+DejaVuSerif[^`]*` is embedded, "
+                                                "but .*book\\.toml:\\d+:\\d+ forbids `DejaVu Serif`")))
       << checked.err;
 }
 
