@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 for variant in with without; do
   mkdir -p "$work/$variant"
   tar -C "$here" --exclude=./build --exclude='./build-*' --exclude=./.git -cf - \
-    book.toml manuscripts book-en book-zh-tw book-ru calculations filters | tar -C "$work/$variant" -xf -
+    book.toml manuscripts book-en book-zh-tw book-ru calculations filters templates | tar -C "$work/$variant" -xf -
 done
 # Without: book.toml up to its first [[filter]] table.
 sed -i '/^\[\[filter\]\]/,$d' "$work/without/book.toml"

@@ -67,7 +67,8 @@ BookRun bookbuild(const fs::path& book, const std::string& args) {
   return r;
 }
 
-// A fresh copy of the book: book.toml, the calculations, its Lua filters and the four editions.
+// A fresh copy of the book: book.toml, the calculations, its Lua filters, its templates (the cover
+// book.toml names) and the four editions.
 class Mutation : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -77,7 +78,8 @@ class Mutation : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(book());
     fs::copy_file(kSource / "book.toml", book() / "book.toml");
-    for (const char* sub : {"calculations", "filters", "manuscripts", "book-en", "book-zh-tw", "book-ru"})
+    for (const char* sub :
+         {"calculations", "filters", "templates", "manuscripts", "book-en", "book-zh-tw", "book-ru"})
       fs::copy(kSource / sub, book() / sub, fs::copy_options::recursive);
   }
   void TearDown() override {

@@ -38,7 +38,7 @@ struct Session {
 fs::path copy_project_book(const fs::path& into) {
   const fs::path src = BOOKBUILD_SOURCE_DIR;
   for (const char* part :
-       {"book.toml", "manuscripts", "book-en", "book-zh-tw", "book-ru", "calculations", "filters"})
+       {"book.toml", "manuscripts", "book-en", "book-zh-tw", "book-ru", "calculations", "filters", "templates"})
     fs::copy(src / part, into / part, fs::copy_options::recursive);
   return into;
 }
