@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "book/layout_meta.hpp"
 #include "book/parse_store.hpp"
 #include "diag/parallel.hpp"
 #include "inputs/inputs.hpp"
@@ -155,6 +156,25 @@ void load_chapter(const Config& config, EditionBook& eb, std::size_t i, const ma
   }
 }
 
+// The Markdown home page of an edition (markdown_home), parsed as a chapter is; none when the book
+// has none.
+void load_home(const Config& config, EditionBook& eb, const markdown::Options& options, Diagnostics& diags,
+               ParseCache* cache) {
+  eb.home.reset();
+  const bool is_source = eb.edition.id == config.source_edition;
+  const std::filesystem::path path = markdown_home(config.root, eb.edition, is_source);
+  if (path.empty()) return;
+  Chapter& h = eb.home.emplace();
+  h.key = "index";
+  h.path = path;
+  h.root = parse_cached(path, diags, options, cache);
+  for (const auto& b : h.root.children)
+    if (b.kind == doc::Kind::Heading && b.level() == 1) {
+      h.title = doc::plain_text(b.children);
+      break;
+    }
+}
+
 }  // namespace
 
 void reload_chapter(Book& book, std::size_t edition, std::size_t chapter, Diagnostics& diags,
@@ -191,23 +211,34 @@ Book book_outline(Config config, Diagnostics& diags, const std::vector<std::stri
 
 void load_edition(Book& book, std::size_t edition, Diagnostics& diags, ParseCache* cache) {
   const markdown::Options options = front_end_options(book.config);
-  parallel_for(book.editions.at(edition).chapters.size(), [&](std::size_t i) {
-    load_chapter(book.config, book.editions[edition], i, options, diags, cache);
+  EditionBook& eb = book.editions.at(edition);
+  // The home page is one more job beside the chapters (index chapters.size()).
+  parallel_for(eb.chapters.size() + 1, [&](std::size_t i) {
+    if (i == eb.chapters.size())
+      load_home(book.config, eb, options, diags, cache);
+    else
+      load_chapter(book.config, eb, i, options, diags, cache);
   });
 }
 
 void unload_edition(Book& book, std::size_t edition) {
-  for (auto& c : book.editions.at(edition).chapters) c.root = doc::Node(doc::Kind::Document, {c.path, 0, 0});
+  EditionBook& eb = book.editions.at(edition);
+  for (auto& c : eb.chapters) c.root = doc::Node(doc::Kind::Document, {c.path, 0, 0});
+  eb.home.reset();
 }
 
 Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>& only, ParseCache* cache) {
   Book book = book_outline(std::move(config), diags, only);
   const markdown::Options options = front_end_options(book.config);
-  std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (edition, chapter)
+  std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (edition, chapter); chapters.size(): home
   for (std::size_t e = 0; e < book.editions.size(); ++e)
-    for (std::size_t i = 0; i < book.editions[e].chapters.size(); ++i) jobs.emplace_back(e, i);
+    for (std::size_t i = 0; i <= book.editions[e].chapters.size(); ++i) jobs.emplace_back(e, i);
   parallel_for(jobs.size(), [&](std::size_t j) {
-    load_chapter(book.config, book.editions[jobs[j].first], jobs[j].second, options, diags, cache);
+    EditionBook& eb = book.editions[jobs[j].first];
+    if (jobs[j].second == eb.chapters.size())
+      load_home(book.config, eb, options, diags, cache);
+    else
+      load_chapter(book.config, eb, jobs[j].second, options, diags, cache);
   });
   return book;
 }

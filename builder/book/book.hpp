@@ -24,6 +24,12 @@ struct Chapter {
 struct EditionBook {
   Edition edition;
   std::vector<Chapter> chapters;
+  // The edition's home page written in Markdown (the real layout's website/index.md or
+  // index.<id>.md, book::markdown_home), loaded with the chapters and resolved like them (references,
+  // links, images, computed numbers, math), but not numbered and not in the chapter list. Its key is
+  // "index" (its page is the edition's index.html). None when the book has no such page: the site
+  // then generates its home page.
+  std::optional<Chapter> home;
   [[nodiscard]] const Chapter* chapter(std::string_view key) const;
 };
 

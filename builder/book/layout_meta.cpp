@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 
+#include "book/paths.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 
@@ -96,11 +97,17 @@ Head edition_head(const fs::path& root, const Edition& e, bool is_source) {
 }  // namespace
 
 fs::path markdown_home(const fs::path& root, const Edition& e, bool is_source) {
+  // Confined like every input: a website/index.md that links outside the book is not read.
+  PathGuard guard(root);
+  auto regular_inside = [&](const fs::path& p) {
+    const ConfinedPath c = guard.confine(p);
+    return c.ok() && fs::is_regular_file(c.status);
+  };
   const fs::path own = root / "website" / (e.id == "zh" ? std::string("index.md") : "index." + e.id + ".md");
   inputs::note_file(own);
-  if (fs::is_regular_file(own)) return own;
+  if (regular_inside(own)) return own;
   const fs::path shared = root / "website" / "index.md";
-  if (is_source && fs::is_regular_file(shared)) return shared;
+  if (is_source && regular_inside(shared)) return shared;
   return {};
 }
 

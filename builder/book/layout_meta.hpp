@@ -11,7 +11,7 @@ namespace bb::book {
 
 // The Markdown home page of edition `e` in the real layout: `website/index.md` for the Simplified
 // Chinese original, `website/index.<id>.md` for the others (the source edition falls back to
-// `website/index.md`). Empty when the book has none.
+// `website/index.md`). Empty when the book has none, or when the file lies outside the book.
 std::filesystem::path markdown_home(const std::filesystem::path& root, const Edition& e, bool is_source);
 
 // Fills `title` and `subtitle` of every edition of `cfg` and `cfg.title`/`cfg.authors`

@@ -20,7 +20,7 @@ namespace {
 std::optional<book::EditionBook> chapter_sample(const book::EditionBook& eb, int number, Diagnostics& diags) {
   for (const auto& c : eb.chapters) {
     if (c.number != number) continue;
-    book::EditionBook sample{eb.edition, {c}};
+    book::EditionBook sample{eb.edition, {c}, std::nullopt};
     sample.edition.id += "-" + c.key;
     return sample;
   }

@@ -12,6 +12,7 @@
 #include "filters/crossref.hpp"
 #include "filters/links.hpp"
 #include "filters/math_check.hpp"
+#include "filters/mkdocs_ids.hpp"
 #include "filters/numbering.hpp"
 
 namespace bb::filters {
@@ -88,6 +89,49 @@ void check_translation_labels(const book::Book& book, const TargetTable& targets
   }
 }
 
+// The edition's Markdown home page, after its chapters: not numbered (its headings keep the ids
+// MkDocs gave them, its address being the same as before), then resolved as a chapter is, without
+// the book's Lua filters (they are written for chapters). Its page is "index": a link to one of its
+// own headings is a link into chapter "index", which the writers map to the edition's index.html.
+// Its computed numbers are checked (a mismatch is an error) but kept out of `r.bindings`: the home
+// pages of the editions are not translations of each other, number for number.
+void resolve_home(book::Book& book, book::EditionBook& eb, Resolution& r, Diagnostics& diags,
+                  const ResolveOptions& options, const ChapterFiles& files) {
+  if (!eb.home) return;
+  book::Chapter& home = *eb.home;
+  mark_mkdocs_ids(home.root);
+  doc::walk(home.root, [](doc::Node& n) {
+    if (n.kind == doc::Kind::Heading && n.id().empty())
+      if (const std::string* id = n.attr("mkdocs-id")) n.rare().id = *id;
+  });
+  ChapterIds ids = r.ids[eb.edition.id];
+  {
+    Diagnostics::Scope scope(diags, "links");
+    ids[home.key] = settle_ids(home, diags);
+  }
+  const CrossRefContext xref = crossref_context(book, eb, r.targets);
+  book::PathGuard guard(book.config.root);
+  const LinkContext links{book.config, eb, r.targets, r.repository, ids, files, guard};
+  {
+    Diagnostics::Scope scope(diags, "refs");
+    resolve_crossrefs(home, xref, diags);
+  }
+  {
+    Diagnostics::Scope scope(diags, "links");
+    resolve_links(home, links, diags);
+  }
+  std::vector<Binding> bindings;
+  {
+    Diagnostics::Scope scope(diags, "numbers");
+    resolve_charts(home, eb.edition, options.evaluate, book.config.root, diags);
+    resolve_calc_numbers(home, eb.edition, options.evaluate, bindings, diags);
+  }
+  {
+    Diagnostics::Scope scope(diags, "math");
+    check_math(home, diags);
+  }
+}
+
 }  // namespace
 
 Resolution begin_resolution(const book::Book& book, const ResolveOptions& options) {
@@ -146,6 +190,7 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
     r.bindings.insert(r.bindings.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
     std::vector<Binding>().swap(b);
   }
+  resolve_home(book, eb, r, diags, options, files);
 }
 
 void finish_resolution(const book::Book& book, Resolution& r, Diagnostics& diags) {

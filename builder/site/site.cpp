@@ -19,7 +19,6 @@
 #include "output/staging.hpp"
 #include "search/search_cache.hpp"
 #include "search/search_index.hpp"
-#include "site/markdown_home.hpp"
 #include "site/meta.hpp"
 #include "site/redirects.hpp"
 #include "site/site_output.hpp"
@@ -147,8 +146,8 @@ class Renderer {
     });
     for (auto& p : parts)
       search.insert(search.end(), std::make_move_iterator(p.begin()), std::make_move_iterator(p.end()));
+    home_page(eb, list);  // takes the lock itself: publishing its images takes it too
     std::lock_guard lock(files_mutex_);
-    home_page(eb, list);
     files_.chapter_lists[eb.edition.id] = list;
   }
 
@@ -254,12 +253,44 @@ class Renderer {
       if (chapter == c.key) return "#" + target;
       return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
     };
-    // Images are published under the path they have beside the manuscripts (an image elsewhere in
-    // the book under `files/`); a PDF figure becomes the PNG the figure cache rendered from it.
+    const std::map<std::string, std::string> image_src = publish_images(e, c.root, up);
+    ho.asset = [&](const std::string& asset) {
+      auto it = image_src.find(asset);
+      return it == image_src.end() ? asset : it->second;
+    };
+
+    std::string pager;
+    if (i > 0) {
+      const auto& p = eb.chapters[i - 1];
+      pager += "<a class=\"prev\" rel=\"prev\" href=\"" + escape_xml(p.key) + ".html\">← " +
+               escape_xml(p.title) + "</a>";
+    }
+    if (i + 1 < eb.chapters.size()) {
+      const auto& n = eb.chapters[i + 1];
+      pager += "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(n.key) + ".html\">" +
+               escape_xml(n.title) + " →</a>";
+    }
+    std::string html =
+        fill(eb, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho), sidebar(list, c),
+             toc(c, w), pager, meta::description(c.root), meta::source_link(repository_, c, e.lang));
+    {
+      std::lock_guard lock(files_mutex_);
+      files_.generated[page] = std::move(html);
+    }
+
+    if (opt_.search) append_sections(c, search);
+  }
+
+  // The images of a page's tree, published (copied into the site) under the path they have beside
+  // the manuscripts (an image elsewhere in the book under `files/`); a PDF figure becomes the PNG the
+  // figure cache rendered from it. Returns each asset's src relative to the page (`up` leads from the
+  // page's folder to the site's root).
+  std::map<std::string, std::string> publish_images(const book::Edition& e, const Node& root,
+                                                    const std::string& up) {
     std::map<std::string, std::string> image_src;  // asset → src relative to the page
     std::vector<figures::Request> requests;
     std::vector<const std::string*> assets;
-    doc::walk(c.root, [&](const Node& n) {
+    doc::walk(root, [&](const Node& n) {
       const std::string* asset = n.kind == Kind::Image ? n.attr("asset") : nullptr;
       if (!asset || image_src.count(*asset)) return;
       image_src[*asset];
@@ -286,31 +317,7 @@ class Renderer {
       std::string href = published.generic_string();
       image_src[*assets[k]] = href.starts_with(e.site_path) ? href.substr(e.site_path.size()) : up + href;
     }
-    ho.asset = [&](const std::string& asset) {
-      auto it = image_src.find(asset);
-      return it == image_src.end() ? asset : it->second;
-    };
-
-    std::string pager;
-    if (i > 0) {
-      const auto& p = eb.chapters[i - 1];
-      pager += "<a class=\"prev\" rel=\"prev\" href=\"" + escape_xml(p.key) + ".html\">← " +
-               escape_xml(p.title) + "</a>";
-    }
-    if (i + 1 < eb.chapters.size()) {
-      const auto& n = eb.chapters[i + 1];
-      pager += "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(n.key) + ".html\">" +
-               escape_xml(n.title) + " →</a>";
-    }
-    std::string html =
-        fill(eb, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho), sidebar(list, c),
-             toc(c, w), pager, meta::description(c.root), meta::source_link(repository_, c, e.lang));
-    {
-      std::lock_guard lock(files_mutex_);
-      files_.generated[page] = std::move(html);
-    }
-
-    if (opt_.search) append_sections(c, search);
+    return image_src;
   }
 
   std::string fill(const book::EditionBook& eb, const std::string& page, const std::string& key,
@@ -351,6 +358,28 @@ class Renderer {
         "page.html");
   }
 
+  // The edition's home page written in Markdown (EditionBook::home), resolved like a chapter: rendered
+  // as a chapter page is, with its images published and its links to chapters mapped to their pages.
+  std::string markdown_home_html(const book::EditionBook& eb, const std::string& page) {
+    const book::Chapter& home = *eb.home;
+    const std::string up = up_from(page);
+    writers::HtmlOptions ho;
+    ho.alias_ids = true;
+    ho.math = [](const Node& m) {
+      return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
+    };
+    ho.xref = [&](const std::string& chapter, const std::string& target) {
+      if (chapter == home.key) return "#" + target;
+      return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
+    };
+    const std::map<std::string, std::string> image_src = publish_images(eb.edition, home.root, up);
+    ho.asset = [&](const std::string& asset) {
+      auto it = image_src.find(asset);
+      return it == image_src.end() ? asset : it->second;
+    };
+    return writers::render_html(home.root, ho);
+  }
+
   void home_page(const book::EditionBook& eb, const std::string& list) {
     const auto& e = eb.edition;
     const lang::Language& w = lang::language(e.lang);
@@ -367,18 +396,16 @@ class Renderer {
                                                {"contents_label", escape_xml(w.word("site.contents"))},
                                                {"contents", contents}},
                                               "home.html");
-    writers::HtmlOptions ho;
-    ho.math = [](const Node& m) {
-      return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
-    };
-    if (auto written = markdown_home_html(book_, eb, repository_, ho, diags_)) body = std::move(*written);
     std::string page = e.site_path + "index.html";
+    if (eb.home) body = markdown_home_html(eb, page);
     std::string pager;
     if (!eb.chapters.empty())
       pager = "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(eb.chapters.front().key) + ".html\">" +
               escape_xml(eb.chapters.front().title) + " →</a>";
-    files_.generated[page] =
+    std::string html =
         fill(eb, page, "", e.title, body, list, "", pager, e.subtitle.empty() ? e.title : e.subtitle, "");
+    std::lock_guard lock(files_mutex_);
+    files_.generated[page] = std::move(html);
   }
 
  public:

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 #include <set>
 
 #include "book/config.hpp"
@@ -138,6 +139,70 @@ TEST(RealLayoutMetadata, TitlesPerEditionSubtitleAndAuthor) {
   EXPECT_EQ(cfg->editions[2].title, "小書的前言");
   ASSERT_EQ(cfg->authors.size(), 1u);
   EXPECT_EQ(cfg->authors[0], "某人");
+}
+
+// An edition's home page written in Markdown is resolved like a chapter: its computed numbers read
+// as the chapter's do, a reference names the chapter's section, a link to a manuscript and one to its
+// own heading go to their pages, its image is published and its math is MathML. In a copy of this
+// repository's book (four editions, computed numbers), with a home page for the English edition.
+void copy_project_book(const fs::path& into) {
+  fs::create_directories(into);
+  for (const char* part : {"book.toml", "manuscripts", "book-en", "book-zh-tw", "book-ru", "calculations",
+                           "filters", "templates"})
+    fs::copy(fs::path(BOOKBUILD_SOURCE_DIR) / part, into / part, fs::copy_options::recursive);
+}
+
+TEST(MarkdownHome, ResolvedLikeAChapter) {
+  TempDir dir("bb-markdown-home");
+  const fs::path book = dir.path / "book", out = dir.path / "out";
+  copy_project_book(book);
+  test::write_file(book / "website/index.en.md",
+                   "# Home of the English edition\n\n"
+                   "Qwen3-8B has {{calc qwen3-8b-decode-b1-s8192.parameters}} parameters.\n\n"
+                   "See @sec:overview-roofline, [chapter 2](../book-en/chapter02.md) and "
+                   "[below](#how-to-read-it). Energy: $E = mc^2$.\n\n"
+                   "![The path of a token](../book-en/figures/ch01-token-path.svg)\n\n"
+                   "## How to read it\n\nIn order.\n");
+  const auto run = run_bookbuild("--book '" + book.string() + "' --out '" + out.string() + "' site");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string home = read_file(out / "site/en/index.html");
+  const std::string chapter = read_file(out / "site/en/ch01.html");
+  // The number as the chapter shows it (the same placeholder in book-en/chapter01.md).
+  const std::regex parameters("Qwen3-8B has (.{1,200}?) parameters");
+  std::smatch in_home, in_chapter;
+  ASSERT_TRUE(std::regex_search(home, in_home, parameters)) << home;
+  ASSERT_TRUE(std::regex_search(chapter, in_chapter, parameters));
+  EXPECT_EQ(in_home[1].str(), in_chapter[1].str());
+  EXPECT_EQ(home.find("{{calc"), std::string::npos);
+  EXPECT_EQ(home.find("@sec:"), std::string::npos) << "the reference is resolved";
+  // The reference leads to an id the chapter's page has (the numbered section's).
+  std::smatch xref;
+  ASSERT_TRUE(std::regex_search(home, xref, std::regex("<a class=\"xref\" href=\"ch01\\.html#([^\"]+)\">")))
+      << home;
+  EXPECT_NE(chapter.find("id=\"" + xref[1].str() + "\""), std::string::npos) << xref[1];
+  EXPECT_NE(home.find("href=\"ch02.html\""), std::string::npos) << home;
+  EXPECT_NE(home.find("href=\"#how-to-read-it\""), std::string::npos) << home;
+  EXPECT_NE(home.find("id=\"how-to-read-it\""), std::string::npos) << home;
+  EXPECT_NE(home.find("<math"), std::string::npos);
+  EXPECT_TRUE(fs::exists(out / "site/en/figures/ch01-token-path.svg"));
+  EXPECT_NE(home.find("src=\"figures/ch01-token-path.svg\""), std::string::npos) << home;
+  // The other editions keep the generated home page.
+  EXPECT_EQ(read_file(out / "site/zh-tw/index.html").find("Home of the English edition"), std::string::npos);
+}
+
+// Its problems are the chapters': located at the home page's file, line and column, and the site is
+// not written.
+TEST(MarkdownHome, ProblemsAreLocatedErrors) {
+  TempDir dir("bb-markdown-home-bad");
+  const fs::path book = dir.path / "book", out = dir.path / "out";
+  copy_project_book(book);
+  test::write_file(book / "website/index.zh-tw.md",
+                   "# 首頁\n\n參數 {{calc no-such-scenario.parameters}} 個，見 @sec:no-such-label。\n");
+  const auto run = run_bookbuild("--book '" + book.string() + "' --out '" + out.string() + "' site");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("website/index.zh-tw.md:3:"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("no-such-label"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(out / "site/zh-tw/index.html"));
 }
 
 }  // namespace

@@ -37,8 +37,8 @@ struct Session {
 // The project's own book (four editions, computed numbers, figures), copied so that it can be edited.
 fs::path copy_project_book(const fs::path& into) {
   const fs::path src = BOOKBUILD_SOURCE_DIR;
-  for (const char* part :
-       {"book.toml", "manuscripts", "book-en", "book-zh-tw", "book-ru", "calculations", "filters", "templates"})
+  for (const char* part : {"book.toml", "manuscripts", "book-en", "book-zh-tw", "book-ru", "calculations",
+                           "filters", "templates"})
     fs::copy(src / part, into / part, fs::copy_options::recursive);
   return into;
 }
