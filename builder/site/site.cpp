@@ -240,24 +240,7 @@ class Renderer {
     const auto& e = eb.edition;
     const auto& c = eb.chapters[i];
     const std::string page = chapter_page(e, c.key);
-    const std::string up = up_from(page);
     const lang::Language& w = lang::language(e.lang);
-
-    writers::HtmlOptions ho;
-    ho.block_markers = opt_.live_reload;
-    ho.alias_ids = true;
-    ho.math = [](const Node& m) {
-      return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
-    };
-    ho.xref = [&](const std::string& chapter, const std::string& target) {
-      if (chapter == c.key) return "#" + target;
-      return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
-    };
-    const std::map<std::string, std::string> image_src = publish_images(e, c.root, up);
-    ho.asset = [&](const std::string& asset) {
-      auto it = image_src.find(asset);
-      return it == image_src.end() ? asset : it->second;
-    };
 
     std::string pager;
     if (i > 0) {
@@ -271,7 +254,7 @@ class Renderer {
                escape_xml(n.title) + " →</a>";
     }
     std::string html =
-        fill(eb, page, c.key, c.title + " · " + e.title, writers::render_html(c.root, ho), sidebar(list, c),
+        fill(eb, page, c.key, c.title + " · " + e.title, content_html(e, c, page), sidebar(list, c),
              toc(c, w), pager, meta::description(c.root), meta::source_link(repository_, c, e.lang));
     {
       std::lock_guard lock(files_mutex_);
@@ -358,26 +341,26 @@ class Renderer {
         "page.html");
   }
 
-  // The edition's home page written in Markdown (EditionBook::home), resolved like a chapter: rendered
-  // as a chapter page is, with its images published and its links to chapters mapped to their pages.
-  std::string markdown_home_html(const book::EditionBook& eb, const std::string& page) {
-    const book::Chapter& home = *eb.home;
-    const std::string up = up_from(page);
+  // The tree of a chapter, or of an edition's Markdown home page (EditionBook::home, resolved like a
+  // chapter), as the HTML content of its page `page`: references to its own ids stay on the page,
+  // others lead to their chapter's page, and its images are published beside it.
+  std::string content_html(const book::Edition& e, const book::Chapter& c, const std::string& page) {
     writers::HtmlOptions ho;
+    ho.block_markers = opt_.live_reload;
     ho.alias_ids = true;
     ho.math = [](const Node& m) {
       return math::to_mathml_cached(m.text, m.kind == Kind::DisplayMath).mathml;
     };
     ho.xref = [&](const std::string& chapter, const std::string& target) {
-      if (chapter == home.key) return "#" + target;
+      if (chapter == c.key) return "#" + target;
       return chapter + ".html" + (target == chapter ? std::string() : "#" + target);
     };
-    const std::map<std::string, std::string> image_src = publish_images(eb.edition, home.root, up);
+    const std::map<std::string, std::string> image_src = publish_images(e, c.root, up_from(page));
     ho.asset = [&](const std::string& asset) {
       auto it = image_src.find(asset);
       return it == image_src.end() ? asset : it->second;
     };
-    return writers::render_html(home.root, ho);
+    return writers::render_html(c.root, ho);
   }
 
   void home_page(const book::EditionBook& eb, const std::string& list) {
@@ -397,7 +380,7 @@ class Renderer {
                                                {"contents", contents}},
                                               "home.html");
     std::string page = e.site_path + "index.html";
-    if (eb.home) body = markdown_home_html(eb, page);
+    if (eb.home) body = content_html(e, *eb.home, page);
     std::string pager;
     if (!eb.chapters.empty())
       pager = "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(eb.chapters.front().key) + ".html\">" +
