@@ -6,7 +6,7 @@
 # fuzz/regressions/<harness>/ (a crash found and fixed) is replayed first; fuzz/regressions/<harness>/open/
 # holds reproducers of known unfixed crashes, replayed only with FUZZ_OPEN=1.
 # Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]    (harnesses: markdown math config calc search epub_check
-#        serve_request highlight_cache parse_store; default all)
+#        serve_request highlight_cache parse_store filtered_store; default all)
 # Environment: FUZZ_BUILD (build folder, default build-fuzz), FUZZ_JOBS (build jobs, default 2),
 #        FUZZ_NICE (nice level of the runs, default 0; use 19 for long runs on a shared machine),
 #        FUZZ_SKIP_BUILD=1 (run what is built), FUZZ_TIMEOUT (seconds one input may take, default 30;
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
-all=(markdown math config calc search epub_check serve_request highlight_cache parse_store)
+all=(markdown math config calc search epub_check serve_request highlight_cache parse_store filtered_store)
 harnesses=("$@")
 ((${#harnesses[@]})) || harnesses=("${all[@]}")
 build="${FUZZ_BUILD:-build-fuzz}"
@@ -45,7 +45,7 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$work/$h"
   n=0
   case "$h" in
-    markdown | search | parse_store)
+    markdown | search | parse_store | filtered_store)
       # Pieces of about 4 KiB cut at blank lines: small inputs keep executions fast.
       while IFS= read -r f; do
         awk -v dir="$work/$h" -v base="$((n += 1000))" 'BEGIN { RS = ""; ORS = "\n\n" }

@@ -19,6 +19,7 @@
   X(calc)               \
   X(config)             \
   X(epub_check)         \
+  X(filtered_store)     \
   X(highlight_cache)    \
   X(markdown)           \
   X(math)               \
