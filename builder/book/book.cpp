@@ -132,6 +132,13 @@ doc::Node parse_cached(const std::filesystem::path& path, Diagnostics& diags,
   return root;
 }
 
+// The plain text of a tree's first level-1 heading (a chapter's or home page's title); empty if none.
+std::string first_title(const doc::Node& root) {
+  for (const auto& b : root.children)
+    if (b.kind == doc::Kind::Heading && b.level() == 1) return doc::plain_text(b.children);
+  return "";
+}
+
 // Fills chapter `i` of an edition from its manuscript (through the cache when there is one).
 void load_chapter(const Config& config, EditionBook& eb, std::size_t i, const markdown::Options& options,
                   Diagnostics& diags, ParseCache* cache) {
@@ -148,12 +155,7 @@ void load_chapter(const Config& config, EditionBook& eb, std::size_t i, const ma
   c.root = parse_cached(c.path, diags, options, cache);
   if (c.root.children.empty() && c.root.loc.line > 0)
     diags.error({c.path, 0, 0}, "this chapter is empty: it needs at least a level-1 heading (its title)");
-  for (const auto& b : c.root.children) {
-    if (b.kind == doc::Kind::Heading && b.level() == 1) {
-      c.title = doc::plain_text(b.children);
-      break;
-    }
-  }
+  c.title = first_title(c.root);
 }
 
 // The Markdown home page of an edition (markdown_home), parsed as a chapter is; none when the book
@@ -168,11 +170,16 @@ void load_home(const Config& config, EditionBook& eb, const markdown::Options& o
   h.key = "index";
   h.path = path;
   h.root = parse_cached(path, diags, options, cache);
-  for (const auto& b : h.root.children)
-    if (b.kind == doc::Kind::Heading && b.level() == 1) {
-      h.title = doc::plain_text(b.children);
-      break;
-    }
+  h.title = first_title(h.root);
+}
+
+// Job `i` of an edition's loading: chapter `i`, or its home page when `i` is one past the chapters.
+void load_part(const Config& config, EditionBook& eb, std::size_t i, const markdown::Options& options,
+               Diagnostics& diags, ParseCache* cache) {
+  if (i == eb.chapters.size())
+    load_home(config, eb, options, diags, cache);
+  else
+    load_chapter(config, eb, i, options, diags, cache);
 }
 
 }  // namespace
@@ -213,12 +220,8 @@ void load_edition(Book& book, std::size_t edition, Diagnostics& diags, ParseCach
   const markdown::Options options = front_end_options(book.config);
   EditionBook& eb = book.editions.at(edition);
   // The home page is one more job beside the chapters (index chapters.size()).
-  parallel_for(eb.chapters.size() + 1, [&](std::size_t i) {
-    if (i == eb.chapters.size())
-      load_home(book.config, eb, options, diags, cache);
-    else
-      load_chapter(book.config, eb, i, options, diags, cache);
-  });
+  parallel_for(eb.chapters.size() + 1,
+               [&](std::size_t i) { load_part(book.config, eb, i, options, diags, cache); });
 }
 
 void unload_edition(Book& book, std::size_t edition) {
@@ -234,11 +237,7 @@ Book load_book(Config config, Diagnostics& diags, const std::vector<std::string>
   for (std::size_t e = 0; e < book.editions.size(); ++e)
     for (std::size_t i = 0; i <= book.editions[e].chapters.size(); ++i) jobs.emplace_back(e, i);
   parallel_for(jobs.size(), [&](std::size_t j) {
-    EditionBook& eb = book.editions[jobs[j].first];
-    if (jobs[j].second == eb.chapters.size())
-      load_home(book.config, eb, options, diags, cache);
-    else
-      load_chapter(book.config, eb, jobs[j].second, options, diags, cache);
+    load_part(book.config, book.editions[jobs[j].first], jobs[j].second, options, diags, cache);
   });
   return book;
 }

@@ -37,10 +37,10 @@ void book_filters(book::Chapter& ch, const book::EditionBook& eb, const book::Co
   run_book_filters(r.programs, ch, eb, config, options.format, stage, r.targets, options.evaluate, diags);
 }
 
-// Everything after numbering and ids, for one chapter.
-void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const CrossRefContext& xref,
-                     const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
-                     Diagnostics& diags, const Resolution& r) {
+// The built-in passes after numbering and ids, for one chapter (or an edition's home page).
+void resolve_builtins(book::Chapter& ch, const book::EditionBook& eb, const CrossRefContext& xref,
+                      const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
+                      Diagnostics& diags) {
   {
     Diagnostics::Scope scope(diags, "refs");
     resolve_crossrefs(ch, xref, diags);
@@ -61,6 +61,13 @@ void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const Cross
     Diagnostics::Scope scope(diags, "math");
     check_math(ch, diags);
   }
+}
+
+// Everything after numbering and ids, for one chapter: the built-in passes, then the book's filters.
+void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const CrossRefContext& xref,
+                     const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
+                     Diagnostics& diags, const Resolution& r) {
+  resolve_builtins(ch, eb, xref, links, options, bindings, diags);
   book_filters(ch, eb, links.config, r, options, book::FilterEntry::Stage::Resolved, diags);
 }
 
@@ -112,24 +119,8 @@ void resolve_home(book::Book& book, book::EditionBook& eb, Resolution& r, Diagno
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
   book::PathGuard guard(book.config.root);
   const LinkContext links{book.config, eb, r.targets, r.repository, ids, files, guard};
-  {
-    Diagnostics::Scope scope(diags, "refs");
-    resolve_crossrefs(home, xref, diags);
-  }
-  {
-    Diagnostics::Scope scope(diags, "links");
-    resolve_links(home, links, diags);
-  }
   std::vector<Binding> bindings;
-  {
-    Diagnostics::Scope scope(diags, "numbers");
-    resolve_charts(home, eb.edition, options.evaluate, book.config.root, diags);
-    resolve_calc_numbers(home, eb.edition, options.evaluate, bindings, diags);
-  }
-  {
-    Diagnostics::Scope scope(diags, "math");
-    check_math(home, diags);
-  }
+  resolve_builtins(home, eb, xref, links, options, bindings, diags);
 }
 
 }  // namespace
