@@ -64,6 +64,11 @@ void walk(xmlNode* first, bookbuild_xml_element_fn element, void* context) {
 
 }  // namespace
 
+// libxml2's global state, set up once by the loader before any thread parses (modules/modules.hpp).
+extern "C" void bookbuild_module_init() {
+  xmlInitParser();
+}
+
 extern "C" int bookbuild_xml_parse(const char* data, size_t size, const char* url, int html,
                                    bookbuild_xml_element_fn element, bookbuild_xml_error_fn error,
                                    void* context) {

@@ -54,7 +54,12 @@ void* module_symbol(Module module, const char* symbol, std::string& error) {
     if (!l.handle) {
       const char* e = dlerror();
       l.error = "cannot load " + path + ": " + (e ? e : "unknown error");
+      return;
     }
+    // A module whose libraries keep global state sets it up here, once, before any thread calls into
+    // it: libxml2 initialises its globals lazily on a thread's first call, and two threads racing
+    // through that first call leak one of its mutexes (LeakSanitizer saw it in a parallel site build).
+    if (auto* init = reinterpret_cast<void (*)()>(dlsym(l.handle, "bookbuild_module_init"))) init();
   });
   if (!l.handle) {
     error = l.error;

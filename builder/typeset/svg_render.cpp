@@ -10,6 +10,7 @@
 #include <cairo-pdf.h>
 #include <cairo.h>
 #include <librsvg/rsvg.h>
+#include <libxml/parser.h>
 
 #include <memory>
 
@@ -74,6 +75,12 @@ std::string svg_to_pdf(const std::filesystem::path& svg, const std::filesystem::
 }
 
 }  // namespace
+
+// librsvg parses with libxml2, whose global state is set up once by the loader before threads render
+// figures in parallel (modules/modules.hpp).
+extern "C" void bookbuild_module_init() {
+  xmlInitParser();
+}
 
 extern "C" int bookbuild_svg_to_pdf(const char* svg, const char* pdf, char* error, std::size_t error_size) {
   std::string e;
