@@ -76,8 +76,20 @@ local function link_first_use(str)
   end
 end
 
+-- Whether `text` holds a term not yet linked (as a string, whole word or not: a first sieve).
+local function any_term(text)
+  for _, term in ipairs(TERMS) do
+    local word = term.words[LANG]
+    if word and not seen[term.label] and text:find(word, 1, true) then return true end
+  end
+  return false
+end
+
 -- Only in running text: not in headings, links, captions or tables.
 function Para(para)
+  -- The paragraph's plain text is made without reading its inlines; most paragraphs hold no term, and
+  -- their inlines are then never read (docs/filters.md, "Cost and caching").
+  if not any_term(pandoc.utils.stringify(para)) then return end
   local content  -- the new inlines, made only once a term is found: most paragraphs have none
   for i, el in ipairs(para.content) do
     local parts = el.tag == "Str" and link_first_use(el)

@@ -64,11 +64,18 @@ function pandoc.OrderedList(list, start)
   return attr(nil, { tag = "OrderedList", tight = true, start = start or 1, content = items(list) })
 end
 
+-- The plain text of an element whose contents the filter has not read, made from the tree without
+-- pushing them (bookbuild's own; not a global the filter sees).
+local native_text = __bookbuild_text
+__bookbuild_text = nil
+
 pandoc.utils = {}
 -- The plain text of an element or a list of them, as Pandoc's `pandoc.utils.stringify`.
 function pandoc.utils.stringify(x)
   if type(x) == "string" then return x end
   if type(x) ~= "table" then return "" end
+  local native = native_text(x)
+  if native then return native end
   -- A lone text element, the common case (a paragraph's parts one by one), without a closure or a table.
   local tag = x.tag
   if tag and x.content == nil then
@@ -78,6 +85,11 @@ function pandoc.utils.stringify(x)
   end
   local parts = {}
   local function add(e)
+    local native = native_text(e)
+    if native then
+      parts[#parts + 1] = native
+      return
+    end
     if e.tag == "SoftBreak" or e.tag == "LineBreak" then parts[#parts + 1] = " "
     elseif e.tag == "Str" or e.tag == "Code" or e.tag == "Math" then parts[#parts + 1] = e.text or "" end
     for _, c in ipairs(e.content or {}) do add(c) end

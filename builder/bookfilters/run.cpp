@@ -6,6 +6,7 @@
 #include <fstream>
 #include <lua.hpp>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 #include "bookfilters/book_filters.hpp"
@@ -33,44 +34,80 @@ struct Handlers {
 
 class Runner;
 
-// A filter's Lua state on one thread, kept from chapter to chapter: opening the libraries and
-// compiling the prelude and the filter once per thread instead of once per chapter was most of what
-// the filters cost (docs/benchmarks.md, "Book filters"). Each chapter still runs the filter's chunk
-// in a fresh global table, so a chapter sees nothing an earlier one left.
+// A filter's Lua state, kept from chapter to chapter: opening the libraries and compiling the prelude
+// and the filter once instead of once per chapter was most of what the filters cost
+// (docs/benchmarks.md, "Book filters"). Each chapter still runs the filter's chunk in a fresh global
+// table, so a chapter sees nothing an earlier one left.
 struct Pooled {
   std::string name, code;
   Limits limits;
   std::unique_ptr<Sandbox> sandbox;
   int prelude = LUA_NOREF;  // the compiled prelude, in the registry
   int chunk = LUA_NOREF;    // the compiled filter
+  int text = LUA_NOREF;     // the plain text of an element whose contents were not read (install_lazy)
+  Pushing pushing;          // what the elements pushed in this state stand for
 };
 
-// A handful of filters per book; more entries than this only after filters were edited (`--serve`).
-constexpr std::size_t kPooled = 16;
+// The states not in use, for the whole process: a thread takes one for a chapter's run and gives it
+// back. (Kept per thread before, they died with parallel_for's threads, which live for one loop: a
+// site build of four editions opened 10 states and compiled the prelude 10 times.)
+class Pool {
+ public:
+  std::unique_ptr<Pooled> take(const Program& program, const Limits& limits) {
+    {
+      std::lock_guard lock(mutex_);
+      for (auto it = free_.begin(); it != free_.end(); ++it) {
+        Pooled& p = **it;
+        if (p.name == program.entry.name && p.code == program.code && p.limits.memory == limits.memory &&
+            p.limits.instructions == limits.instructions) {
+          std::unique_ptr<Pooled> found = std::move(*it);
+          free_.erase(it);
+          return found;
+        }
+      }
+    }
+    auto p = std::make_unique<Pooled>();
+    p->name = program.entry.name;
+    p->code = program.code;
+    p->limits = limits;
+    p->sandbox = std::make_unique<Sandbox>(limits);
+    return p;
+  }
+  void give(std::unique_ptr<Pooled> p) {
+    std::lock_guard lock(mutex_);
+    // A handful of filters per book, on a few threads; more than this only after filters were edited
+    // (`--serve`): the oldest go.
+    constexpr std::size_t kKept = 16;
+    if (free_.size() >= kKept) free_.erase(free_.begin());
+    free_.push_back(std::move(p));
+  }
 
-Pooled& pooled(const Program& program, const Limits& limits) {
-  thread_local std::vector<std::unique_ptr<Pooled>> pool;
-  for (auto& p : pool)
-    if (p->name == program.entry.name && p->code == program.code && p->limits.memory == limits.memory &&
-        p->limits.instructions == limits.instructions)
-      return *p;
-  if (pool.size() >= kPooled) pool.erase(pool.begin());
-  auto p = std::make_unique<Pooled>();
-  p->name = program.entry.name;
-  p->code = program.code;
-  p->limits = limits;
-  p->sandbox = std::make_unique<Sandbox>(limits);
-  pool.push_back(std::move(p));
-  return *pool.back();
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Pooled>> free_;
+};
+
+Pool& pool() {
+  static Pool* p = new Pool;  // never destroyed: a thread may still give a state back at exit
+  return *p;
 }
+
+// A state taken from the pool for one run, given back after it.
+struct Lease {
+  Lease(const Program& program, const Limits& limits) : pooled(pool().take(program, limits)) {}
+  ~Lease() { pool().give(std::move(pooled)); }
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+  std::unique_ptr<Pooled> pooled;
+};
 
 // What a protected call works on. It lives on the C++ side (its vectors own memory), never on the
 // stack of the function a Lua error can unwind.
 struct Call {
   Runner* runner = nullptr;
+  Pushing* pushing = nullptr;
   int function = LUA_NOREF;
   const Node* node = nullptr;
-  std::vector<const SourceLoc*> places;
   std::vector<Node> result;
   bool replaced = false;
   Stubs stubs;  // a whole-document hook's blocks
@@ -93,7 +130,7 @@ int call_element(lua_State* L) {
   auto* c = static_cast<Call*>(lua_touserdata(L, 1));
   lua_rawgeti(L, LUA_REGISTRYINDEX, c->function);
   if (c->node->kind == Kind::Document) {  // the whole-document hook: Pandoc's `doc.blocks`
-    c->stubs = {&c->node->children, &c->places};
+    c->stubs = {&c->node->children, c->pushing};
     lua_createtable(L, 0, 2);
     lua_pushliteral(L, "Pandoc");
     lua_setfield(L, -2, "tag");
@@ -103,13 +140,13 @@ int call_element(lua_State* L) {
     c->replaced = lua_istable(L, -1);
     if (c->replaced) {
       lua_getfield(L, -1, "blocks");
-      read_blocks(L, -1, c->node->loc, c->places, c->result, &c->node->children);
+      read_blocks(L, -1, c->node->loc, *c->pushing, c->result, &c->node->children);
     }
     return 0;
   }
-  push_element(L, *c->node, c->places);
+  push_element(L, *c->node, *c->pushing);
   lua_call(L, 1, 1);
-  c->replaced = read_result(L, -1, c->node->kind, c->node->loc, c->places, c->result);
+  c->replaced = read_result(L, -1, c->node->kind, c->node->loc, *c->pushing, c->result);
   return 0;
 }
 
@@ -167,6 +204,9 @@ class Runner {
   bool failed_ = false;
   bool loading_ = false;
   Call call_;
+  // Nodes replaced during the run, kept until it ends: an element the filter kept may still stand for
+  // their contents (Pushing).
+  std::vector<Node> retired_;
 };
 
 // The line `function` (a registry reference) was defined at: asked only when a diagnostic needs it,
@@ -229,12 +269,13 @@ bool Runner::protect(lua_CFunction f, void* data, const Node& at) {
 
 bool Runner::call(int function, Node& node, std::vector<Node>& out) {
   call_.runner = this;
+  call_.pushing = &pooled_.pushing;
   call_.function = function;
   call_.node = &node;
-  call_.places.clear();
   call_.result.clear();
   call_.replaced = false;
   if (!protect(call_element, &call_, node) || !call_.replaced) return false;
+  if (node.kind == Kind::Document) settle_stubs(call_.result, node.children);
   out = std::move(call_.result);
   return true;
 }
@@ -260,10 +301,12 @@ void Runner::walk_list(const Handlers& h, std::vector<Node>& list) {
       changed = true;
     }
     if (!changed) continue;
-    if (replaced)
+    if (replaced) {
       for (auto& o : out) spliced.push_back(std::move(o));
-    else
+      retired_.push_back(std::move(n));
+    } else {
       spliced.push_back(std::move(n));
+    }
   }
   if (changed) list = std::move(spliced);
 }
@@ -359,10 +402,17 @@ int setup(lua_State* L) {
     if (luaL_loadbufferx(L, kPrelude, sizeof kPrelude - 1, "=prelude", "t") != LUA_OK) lua_error(L);
     pooled.prelude = luaL_ref(L, LUA_REGISTRYINDEX);
   }
+  if (pooled.text == LUA_NOREF) {
+    install_lazy(L, pooled.pushing);
+    pooled.text = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
   Sandbox::new_environment(L);
   const int env = lua_gettop(L);
   lua_pushvalue(L, env);
   c->runner->keep_environment(L);
+  // For the prelude only: it keeps the function and removes the global.
+  lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.text);
+  lua_setfield(L, env, "__bookbuild_text");
   lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.prelude);
   call_in(L, env, 0);
   // math.random's state belongs to the kept Lua state, not to the chapter's globals: seeded again, so
@@ -380,6 +430,7 @@ int setup(lua_State* L) {
 }  // namespace
 
 Runner::~Runner() {
+  end_run(pooled_.pushing);
   lua_State* L = sandbox_.state();
   luaL_unref(L, LUA_REGISTRYINDEX, environment_);
   for (const Handlers& h : tables_) {
@@ -490,9 +541,13 @@ void Runner::collect_handlers(lua_State* L, int list) {
 
 bool Runner::start(const Node& root) {
   call_.runner = this;
+  call_.pushing = &pooled_.pushing;
   loading_ = true;
   const bool ok = protect(setup, &call_, root) && protect(load_filter, &call_, root);
   loading_ = false;
+  // Contents are left for later only when one walk runs: a second walk may move the nodes an element
+  // kept from the first stands for.
+  pooled_.pushing.lazy = tables_.size() == 1;
   return ok;
 }
 
@@ -501,7 +556,10 @@ void Runner::run(Node& root) {
     walk_list(h, root.children);
     if (failed_) return;
     std::vector<Node> blocks;
-    if (h.pandoc != LUA_NOREF && call(h.pandoc, root, blocks)) root.children = std::move(blocks);
+    if (h.pandoc != LUA_NOREF && call(h.pandoc, root, blocks)) {
+      for (Node& b : root.children) retired_.push_back(std::move(b));
+      root.children = std::move(blocks);
+    }
     if (failed_) return;
   }
 }
@@ -536,7 +594,8 @@ bool applies(const book::FilterEntry& f, const Place& place) {
 void run_due(const std::vector<const Program*>& due, book::Chapter& chapter, const Place& place,
              const Lookups& lookups, Diagnostics& diags, const Limits& limits) {
   for (const Program* p : due) {
-    Runner runner(*p, place, lookups, diags, pooled(*p, limits));
+    Lease lease(*p, limits);  // outlives the runner, which still uses the state as it ends
+    Runner runner(*p, place, lookups, diags, *lease.pooled);
     if (runner.start(chapter.root)) runner.run(chapter.root);
   }
 }
