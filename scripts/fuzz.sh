@@ -6,7 +6,7 @@
 # fuzz/regressions/<harness>/ (a crash found and fixed) is replayed first; fuzz/regressions/<harness>/open/
 # holds reproducers of known unfixed crashes, replayed only with FUZZ_OPEN=1.
 # Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]    (harnesses: markdown math config calc search epub_check
-#        serve_request highlight_cache parse_store filtered_store; default all)
+#        serve_request highlight_cache parse_store filtered_store book_filters; default all)
 # Environment: FUZZ_BUILD (build folder, default build-fuzz), FUZZ_JOBS (build jobs, default 2),
 #        FUZZ_NICE (nice level of the runs, default 0; use 19 for long runs on a shared machine),
 #        FUZZ_SKIP_BUILD=1 (run what is built), FUZZ_TIMEOUT (seconds one input may take, default 30;
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
-all=(markdown math config calc search epub_check serve_request highlight_cache parse_store filtered_store)
+all=(markdown math config calc search epub_check serve_request highlight_cache parse_store filtered_store book_filters)
 harnesses=("$@")
 ((${#harnesses[@]})) || harnesses=("${all[@]}")
 build="${FUZZ_BUILD:-build-fuzz}"
@@ -67,6 +67,13 @@ for h in "${harnesses[@]}"; do
           n=$((n + 1))
           printf '%s' "$p" | seed calc "p$n"
         done
+      ;;
+    book_filters)
+      # Each filter case of tests/bookfilters with its chapter, and this book's own filters alone.
+      for f in tests/bookfilters/cases/*.lua; do
+        { cat "$f"; printf '\n--[[markdown]]\n'; cat "${f%.lua}.md"; } | seed book_filters "$(basename "$f" .lua)"
+      done
+      for f in filters/*.lua; do seed book_filters "book-$(basename "$f" .lua)" <"$f"; done
       ;;
     config)
       find tests -name book.toml | while IFS= read -r f; do seed config "t$((n += 1))" <"$f"; done

@@ -49,10 +49,10 @@ struct Place {
 };
 
 // Runs, in book.toml order, each program whose stage, outputs and editions include `place`, over
-// `chapter`'s tree, each in fresh globals (in a sandbox kept per filter and thread). An error (a Lua error,
-// the instruction budget, the memory ceiling, a malformed result) is reported at the manuscript element the
-// filter was given, naming the filter's file and line; the filter's remaining work on that chapter is
-// abandoned.
+// `chapter`'s tree, each in fresh globals (in a sandbox from a pool kept for the process). An error (a Lua
+// error, the instruction budget, the memory ceiling, a malformed result) is reported at the manuscript
+// element the filter was given, naming the filter's file and line; the filter's remaining work on that
+// chapter is abandoned.
 void run_filters(const std::vector<Program>& programs, book::Chapter& chapter, const Place& place,
                  const Lookups& lookups, Diagnostics& diags, const Limits& limits = {});
 
