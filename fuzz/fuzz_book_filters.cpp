@@ -66,7 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bookfilters::Program program;
   program.entry.name = "filters/fuzz.lua";
   program.code = std::string(input.substr(0, at));
-  const std::string_view markdown = at == std::string_view::npos ? kChapter : input.substr(at + kSeparator.size());
+  const std::string_view markdown =
+      at == std::string_view::npos ? kChapter : input.substr(at + kSeparator.size());
   book::Edition edition;
   edition.id = "en";
   edition.lang = "en";
