@@ -6,12 +6,12 @@
 #include <fstream>
 #include <lua.hpp>
 #include <memory>
-#include <mutex>
 #include <sstream>
 
 #include "bookfilters/book_filters.hpp"
 #include "bookfilters/elements.hpp"
 #include "bookfilters/filtered_store.hpp"
+#include "bookfilters/pool.hpp"
 #include "bookfilters_prelude.hpp"
 #include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
@@ -33,73 +33,6 @@ struct Handlers {
 };
 
 class Runner;
-
-// A filter's Lua state, kept from chapter to chapter: opening the libraries and compiling the prelude
-// and the filter once instead of once per chapter was most of what the filters cost
-// (docs/benchmarks.md, "Book filters"). Each chapter still runs the filter's chunk in a fresh global
-// table, so a chapter sees nothing an earlier one left.
-struct Pooled {
-  std::string name, code;
-  Limits limits;
-  std::unique_ptr<Sandbox> sandbox;
-  int prelude = LUA_NOREF;  // the compiled prelude, in the registry
-  int chunk = LUA_NOREF;    // the compiled filter
-  int text = LUA_NOREF;     // the plain text of an element whose contents were not read (install_lazy)
-  Pushing pushing;          // what the elements pushed in this state stand for
-};
-
-// The states not in use, for the whole process: a thread takes one for a chapter's run and gives it
-// back. (Kept per thread before, they died with parallel_for's threads, which live for one loop: a
-// site build of four editions opened 10 states and compiled the prelude 10 times.)
-class Pool {
- public:
-  std::unique_ptr<Pooled> take(const Program& program, const Limits& limits) {
-    {
-      std::lock_guard lock(mutex_);
-      for (auto it = free_.begin(); it != free_.end(); ++it) {
-        Pooled& p = **it;
-        if (p.name == program.entry.name && p.code == program.code && p.limits.memory == limits.memory &&
-            p.limits.instructions == limits.instructions) {
-          std::unique_ptr<Pooled> found = std::move(*it);
-          free_.erase(it);
-          return found;
-        }
-      }
-    }
-    auto p = std::make_unique<Pooled>();
-    p->name = program.entry.name;
-    p->code = program.code;
-    p->limits = limits;
-    p->sandbox = std::make_unique<Sandbox>(limits);
-    return p;
-  }
-  void give(std::unique_ptr<Pooled> p) {
-    std::lock_guard lock(mutex_);
-    // A handful of filters per book, on a few threads; more than this only after filters were edited
-    // (`--serve`): the oldest go.
-    constexpr std::size_t kKept = 16;
-    if (free_.size() >= kKept) free_.erase(free_.begin());
-    free_.push_back(std::move(p));
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<Pooled>> free_;
-};
-
-Pool& pool() {
-  static Pool* p = new Pool;  // never destroyed: a thread may still give a state back at exit
-  return *p;
-}
-
-// A state taken from the pool for one run, given back after it.
-struct Lease {
-  Lease(const Program& program, const Limits& limits) : pooled(pool().take(program, limits)) {}
-  ~Lease() { pool().give(std::move(pooled)); }
-  Lease(const Lease&) = delete;
-  Lease& operator=(const Lease&) = delete;
-  std::unique_ptr<Pooled> pooled;
-};
 
 // What a protected call works on. It lives on the C++ side (its vectors own memory), never on the
 // stack of the function a Lua error can unwind.
