@@ -3,7 +3,8 @@
 # #include line in any of its files, or by a dependency between CMake targets (from cmake --graphviz):
 # the folders' libraries (bookbuild_<folder>) and the dlopen modules (bookbuild_module(NAME folder/…),
 # which count as the folder of their source). Also fails when a folder of builder/ is missing from the
-# layers file or named twice. tests/layout/check_layers_test.sh plants each fault to show that it fails.
+# layers file or named twice, and when a source file of builder/ is over 600 lines.
+# tests/layout/check_layers_test.sh plants each fault to show that it fails.
 # Usage: check_layers.sh SOURCE_DIR [CMAKE]
 set -euo pipefail
 src="$(cd "$1" && pwd)"
@@ -90,6 +91,17 @@ while IFS=: read -r file line _; do
   fail=1
 done < <(grep -rnE 'toml::parse(_file)?[[:space:]]*\(' "$src/builder" --include='*.cpp' --include='*.hpp' |
   grep -v "^$src/builder/tomlfile/")
+
+# Rooms of one job: no source file of builder/ over 600 lines (issue 33); a file that grows past it is
+# split by what it does, as bookfilters/contents.cpp was from elements.cpp.
+while read -r lines file; do
+  [[ "$file" == total ]] && continue
+  if ((lines > 600)); then
+    echo "${file#"$src"/}:601: $lines lines, over the 600 a file of builder/ may have: split it by what it does"
+    fail=1
+  fi
+done < <(find "$src/builder" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name '*.lua' \) \
+  -exec wc -l {} +)
 
 if ((fail)); then exit 1; fi
 echo "layers respected: $(wc -l < <(grep -rlE '#include "' "$src/builder")) files, ${#rank[@]} folders, $n floors"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The layering guard (check_layers.sh) must be able to fail: on a copy of builder/ and cmake/, plant one
 # fault at a time (an upward #include, an #include between two folders of one floor, a folder missing
-# from cmake/layers.txt, a TOML read outside tomlfile/, an upward CMake link between libraries, a module linking a library above its
+# from cmake/layers.txt, a TOML read outside tomlfile/, a file over 600 lines, an upward CMake link between libraries, a module linking a library above its
 # folder) and expect the guard to fail and to name the fault; the untouched copy must pass.
 # Usage: check_layers_test.sh SOURCE_DIR [CMAKE]   (without CMAKE, the CMake faults are not planted)
 set -euo pipefail
@@ -52,6 +52,10 @@ expect PASS "" "clean copy"
 fresh
 printf '#include "%s/planted.hpp"\n' "$top" >>"$work/src/builder/$bottom/planted.cpp"
 expect FAIL "builder/$bottom/planted.cpp:1: builder/$bottom .* uses $top .*above it" "upward #include"
+
+fresh
+seq 601 | sed 's|^|// line |' >"$work/src/builder/$top/planted.cpp"
+expect FAIL "builder/$top/planted.cpp:601: 601 lines, over the 600" "a file over 600 lines"
 
 fresh
 printf '// planted\nauto t = toml::parse (text);\n' >"$work/src/builder/$top/planted.cpp"
