@@ -16,11 +16,12 @@
 #include <sstream>
 #include <string>
 
+#include "test_support.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSource = BOOKBUILD_SOURCE_DIR;
 const char* const kEditionFolders[] = {"manuscripts/", "book-en/", "book-zh-tw/", "book-ru/book/"};
 
 struct BookRun {
@@ -76,11 +77,7 @@ class Mutation : public ::testing::Test {
     dir_ = fs::temp_directory_path() /
            ("bb-mutation-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
-    fs::create_directories(book());
-    fs::copy_file(kSource / "book.toml", book() / "book.toml");
-    for (const char* sub :
-         {"calculations", "filters", "templates", "manuscripts", "book-en", "book-zh-tw", "book-ru"})
-      fs::copy(kSource / sub, book() / sub, fs::copy_options::recursive);
+    bb::test::copy_project_book(book());
   }
   void TearDown() override {
     if (!HasFailure()) fs::remove_all(dir_);

@@ -145,17 +145,10 @@ TEST(RealLayoutMetadata, TitlesPerEditionSubtitleAndAuthor) {
 // as the chapter's do, a reference names the chapter's section, a link to a manuscript and one to its
 // own heading go to their pages, its image is published and its math is MathML. In a copy of this
 // repository's book (four editions, computed numbers), with a home page for the English edition.
-void copy_project_book(const fs::path& into) {
-  fs::create_directories(into);
-  for (const char* part : {"book.toml", "manuscripts", "book-en", "book-zh-tw", "book-ru", "calculations",
-                           "filters", "templates"})
-    fs::copy(fs::path(BOOKBUILD_SOURCE_DIR) / part, into / part, fs::copy_options::recursive);
-}
-
 TEST(MarkdownHome, ResolvedLikeAChapter) {
   TempDir dir("bb-markdown-home");
   const fs::path book = dir.path / "book", out = dir.path / "out";
-  copy_project_book(book);
+  test::copy_project_book(book);
   test::write_file(book / "website/index.en.md",
                    "# Home of the English edition\n\n"
                    "Qwen3-8B has {{calc qwen3-8b-decode-b1-s8192.parameters}} parameters.\n\n"
@@ -195,7 +188,7 @@ TEST(MarkdownHome, ResolvedLikeAChapter) {
 TEST(MarkdownHome, ProblemsAreLocatedErrors) {
   TempDir dir("bb-markdown-home-bad");
   const fs::path book = dir.path / "book", out = dir.path / "out";
-  copy_project_book(book);
+  test::copy_project_book(book);
   test::write_file(book / "website/index.zh-tw.md",
                    "# 首頁\n\n參數 {{calc no-such-scenario.parameters}} 個，見 @sec:no-such-label。\n");
   const auto run = run_bookbuild("--book '" + book.string() + "' --out '" + out.string() + "' site");

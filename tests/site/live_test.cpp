@@ -35,14 +35,6 @@ struct Session {
 };
 
 // The project's own book (four editions, computed numbers, figures), copied so that it can be edited.
-fs::path copy_project_book(const fs::path& into) {
-  const fs::path src = BOOKBUILD_SOURCE_DIR;
-  for (const char* part : {"book.toml", "manuscripts", "book-en", "book-zh-tw", "book-ru", "calculations",
-                           "filters", "templates"})
-    fs::copy(src / part, into / part, fs::copy_options::recursive);
-  return into;
-}
-
 std::unique_ptr<Session> full_build(const fs::path& root) {
   auto s = std::make_unique<Session>();
   auto cfg = book::load_config(root, s->diags);
@@ -98,7 +90,7 @@ std::vector<std::string> bindings(const filters::Resolution& r) {
 
 TEST(LiveRebuild, AnEditedChapterAloneGivesWhatAFullBuildGives) {
   test::TempDir dir("bb-live");
-  const fs::path root = copy_project_book(dir.path);
+  const fs::path root = test::copy_project_book(dir.path);
   auto live = full_build(root);
   ASSERT_FALSE(live->diags.has_errors());
 
@@ -152,7 +144,7 @@ TEST(LiveRebuild, AnEditedChapterAloneGivesWhatAFullBuildGives) {
 // Edits that change what other pages show or what other chapters' references resolve to.
 TEST(LiveRebuild, EditsThatOtherChaptersReadNeedTheWholeBook) {
   test::TempDir dir("bb-live");
-  const fs::path root = copy_project_book(dir.path);
+  const fs::path root = test::copy_project_book(dir.path);
   const fs::path file = root / "book-en" / "chapter04.md";
   const std::string original = test::read_file(file);
   const std::vector<std::pair<std::string, std::string>> edits = {

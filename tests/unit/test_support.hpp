@@ -22,6 +22,20 @@ inline std::filesystem::path fixtures() {
   return BOOKBUILD_FIXTURES;
 }
 
+#ifdef BOOKBUILD_SOURCE_DIR
+// This repository's own book, every part bookbuild reads of it, copied into `into` (created), for a
+// test that changes it or builds it with its caches.
+inline std::filesystem::path copy_project_book(const std::filesystem::path& into) {
+  namespace fs = std::filesystem;
+  fs::create_directories(into);
+  const fs::path source = BOOKBUILD_SOURCE_DIR;
+  for (const char* part : {"book.toml", "manuscripts", "book-en", "book-zh-tw", "book-ru", "calculations",
+                           "filters", "templates"})
+    fs::copy(source / part, into / part, fs::copy_options::recursive);
+  return into;
+}
+#endif
+
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;
