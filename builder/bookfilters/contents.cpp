@@ -84,7 +84,10 @@ int lazy_index(lua_State* L) {
 
 // __newindex: new contents replace the ones left for later, which are then never pushed.
 int lazy_newindex(lua_State* L) {
-  if (contents_key(L, 2)) {
+  auto* p = static_cast<Pushing*>(lua_touserdata(L, lua_upvalueindex(1)));
+  const Pushing::Later* later = contents_key(L, 2) ? later_of(L, 1, *p) : nullptr;
+  // Only the field the contents are in: an Image's `content` is not its caption.
+  if (later && std::strcmp(lua_tostring(L, 2), children_field(later->kind)) == 0) {
     lua_pushnil(L);
     lua_setmetatable(L, 1);
     lua_pushliteral(L, "_lazy");
@@ -241,7 +244,8 @@ void install_lazy(lua_State* L, Pushing& pushing) {
   lua_pushlightuserdata(L, &pushing);
   lua_pushcclosure(L, lazy_index, 1);
   lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, lazy_newindex);
+  lua_pushlightuserdata(L, &pushing);
+  lua_pushcclosure(L, lazy_newindex, 1);
   lua_setfield(L, -2, "__newindex");
   lua_pushlightuserdata(L, &pushing);
   lua_getglobal(L, "next");
