@@ -52,9 +52,10 @@ std::string read_bytes(const fs::path& p) {
 
 // Images keep their path relative to the edition folder, as on the site (`images/figure-4-1.png`),
 // limited to characters every reading system and epubcheck accept in a file name. A name that had to
-// change (a path outside the edition folder, spaces, non-ASCII) gets a short hash to stay unique.
+// change (a path outside the edition folder, spaces, non-ASCII) gets a short hash to stay unique: of
+// its path in the book, so that the EPUB is the same wherever the book is checked out.
 std::string image_href(const fs::path& source, const std::string& ext, const fs::path& folder,
-                       std::set<std::string>& used) {
+                       const fs::path& root, std::set<std::string>& used) {
   fs::path rel = source.lexically_relative(folder);
   if (rel.empty()) rel = source.filename();
   rel.replace_extension(ext);
@@ -80,7 +81,7 @@ std::string image_href(const fs::path& source, const std::string& ext, const fs:
   if (name.find('/') == std::string::npos) name = "images/" + name;  // not beside the package document
   if (changed || used.count(name)) {
     std::string stem = name.substr(0, name.size() - ext.size());
-    name = stem + "-" + text::sha256_hex(source.string()).substr(0, 8) + ext;
+    name = stem + "-" + text::sha256_hex(source.lexically_relative(root).generic_string()).substr(0, 8) + ext;
   }
   used.insert(name);
   return name;
@@ -222,7 +223,7 @@ std::vector<EpubFile> build_edition(const book::Book& book, const book::EditionB
   }
   for (std::size_t i = 0; i < requests.size() - (cover.empty() ? 0 : 1); ++i) {
     if (!prepared[i]) continue;
-    std::string href = image_href(requests[i].source, prepared[i]->extension, folder, used);
+    std::string href = image_href(requests[i].source, prepared[i]->extension, folder, book.config.root, used);
     a.images[assets[i]] = href;
     images.emplace_back(href, *prepared[i]);
   }

@@ -40,9 +40,10 @@ class CacheCleanup : public ::testing::Environment {
 };
 const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new CacheCleanup);
 
-Built build(const std::string& edition, MathRenderer math = tex_as_text, fs::path cover = {}) {
+Built build_at(const fs::path& root, const std::string& edition, MathRenderer math = tex_as_text,
+               fs::path cover = {}) {
   Diagnostics d;
-  auto config = book::load_config(fixture_book(), d);
+  auto config = book::load_config(root, d);
   EXPECT_TRUE(config);
   auto b = book::load_book(*config, d, {edition});
   auto resolution = filters::resolve(b, d);
@@ -54,6 +55,10 @@ Built build(const std::string& edition, MathRenderer math = tex_as_text, fs::pat
   o.cover = std::move(cover);
   auto files = build_files(b, b.editions.at(0), o, d);
   return {zip_files(std::move(files), *o.modified), d.all()};
+}
+
+Built build(const std::string& edition, MathRenderer math = tex_as_text, fs::path cover = {}) {
+  return build_at(fixture_book(), edition, std::move(math), std::move(cover));
 }
 
 ZipReader open(const std::string& bytes) {
@@ -122,6 +127,26 @@ TEST(Archive, ChaptersLinkToEachOtherAndTheRepository) {
 
 TEST(Archive, SameSourcesGiveTheSameBytes) {
   EXPECT_EQ(build("en").bytes, build("en").bytes);
+}
+
+// An image outside the edition folder is renamed with a hash of its path in the book, not on disk:
+// the same book checked out in two folders gives the same EPUB.
+TEST(Archive, TheSameBookInAnotherFolderGivesTheSameBytes) {
+  test::TempDir dir("bb-epub-folders");
+  std::vector<std::string> bytes;
+  for (const fs::path& root : {dir.path / "one", dir.path / "elsewhere" / "two"}) {
+    fs::create_directories(root);
+    fs::copy(fixture_book(), root, fs::copy_options::recursive);
+    std::ofstream(root / "book-en" / "chapter01.md", std::ios::app)
+        << "\n![The source edition's figure](../manuscripts/img/bw.svg)\n";
+    Built built = build_at(root, "en");
+    ZipReader zip = open(built.bytes);
+    bool renamed = false;
+    for (const auto& e : zip.entries()) renamed |= e.name.rfind("EPUB/manuscripts/img/bw-", 0) == 0;
+    EXPECT_TRUE(renamed) << "the figure outside the edition folder was not renamed";
+    bytes.push_back(std::move(built.bytes));
+  }
+  EXPECT_EQ(bytes[0], bytes[1]);
 }
 
 TEST(Archive, ChaptersWithMathMlDeclareIt) {
