@@ -14,8 +14,49 @@ using doc::Node;
 namespace {
 
 constexpr const char* kLazyKey = "bookfilters.lazy";
+constexpr const char* kStubKey = "bookfilters.stub";
+
+// Whether the table at `index` (absolute) has the metatable kept in the registry under `key`.
+bool has_metatable(lua_State* L, int index, const char* key) {
+  if (!lua_getmetatable(L, index)) return false;
+  lua_getfield(L, LUA_REGISTRYINDEX, key);
+  const bool same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
+// The `_stub` field of the table at `index` (absolute): the block it stands for, or -1.
+long long stub_number(lua_State* L, int index, const std::vector<Node>& blocks) {
+  lua_pushliteral(L, "_stub");
+  lua_rawget(L, index);
+  int ok = 0;
+  const long long i = static_cast<long long>(lua_tointegerx(L, -1, &ok));
+  lua_pop(L, 1);
+  return ok && i >= 0 && static_cast<std::size_t>(i) < blocks.size() ? i : -1;
+}
+
+// A metatable whose three metamethods share one context (their first upvalue; `next` is the second of
+// __pairs), left on the stack.
+void push_metatable(lua_State* L, void* context, lua_CFunction index, lua_CFunction newindex,
+                    lua_CFunction pairs) {
+  lua_createtable(L, 0, 4);
+  lua_pushlightuserdata(L, context);
+  lua_pushcclosure(L, index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushlightuserdata(L, context);
+  lua_pushcclosure(L, newindex, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushlightuserdata(L, context);
+  lua_getglobal(L, "next");
+  lua_pushcclosure(L, pairs, 2);
+  lua_setfield(L, -2, "__pairs");
+}
 
 }  // namespace
+
+long long stub_of(lua_State* L, int index, const std::vector<Node>& blocks) {
+  return has_metatable(L, index, kStubKey) ? stub_number(L, index, blocks) : -1;
+}
 
 void leave_for_later(lua_State* L, const Node& n, Pushing& pushing) {
   pushing.later.push_back({n.children.data(), n.children.size(), n.kind});
@@ -29,11 +70,7 @@ void leave_for_later(lua_State* L, const Node& n, Pushing& pushing) {
 // The contents left for later of the element at `index` (absolute), or nullptr: not such an element,
 // or its contents were read. An element kept past its run is an error: what it stood for is gone.
 const Pushing::Later* later_of(lua_State* L, int index, const Pushing& p) {
-  if (!lua_getmetatable(L, index)) return nullptr;
-  lua_getfield(L, LUA_REGISTRYINDEX, kLazyKey);
-  const bool lazy = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
-  if (!lazy) return nullptr;
+  if (!has_metatable(L, index, kLazyKey)) return nullptr;
   lua_pushliteral(L, "_lazy");
   lua_rawget(L, index);
   int ok = 0;
@@ -146,21 +183,16 @@ int lazy_text(lua_State* L) {
 
 namespace {
 
-constexpr const char* kStubKey = "bookfilters.stub";
-
 // A stub's first read or write makes it the whole element (and no longer a stub).
 void unstub(lua_State* L) {
   auto* stubs = static_cast<Stubs*>(lua_touserdata(L, lua_upvalueindex(1)));
-  lua_pushliteral(L, "_stub");
-  lua_rawget(L, 1);
-  const lua_Integer i = lua_tointeger(L, -1);
-  lua_pop(L, 1);
+  const long long i = stub_number(L, 1, *stubs->blocks);
   lua_pushnil(L);
   lua_setmetatable(L, 1);
   lua_pushliteral(L, "_stub");
   lua_pushnil(L);
   lua_rawset(L, 1);
-  if (i < 0 || static_cast<std::size_t>(i) >= stubs->blocks->size()) return;
+  if (i < 0) return;
   lua_pushvalue(L, 1);
   fill_element(L, (*stubs->blocks)[static_cast<std::size_t>(i)], *stubs->pushing);
   lua_pop(L, 1);
@@ -172,14 +204,10 @@ int stub_index(lua_State* L) {
   // every block's tag. (The tag is not a field of the stub, so that writing it makes the element.)
   if (lua_type(L, 2) == LUA_TSTRING && std::strcmp(lua_tostring(L, 2), "tag") == 0) {
     auto* stubs = static_cast<Stubs*>(lua_touserdata(L, lua_upvalueindex(1)));
-    lua_pushliteral(L, "_stub");
-    lua_rawget(L, 1);
-    const lua_Integer i = lua_tointeger(L, -1);
-    if (i >= 0 && static_cast<std::size_t>(i) < stubs->blocks->size()) {
-      lua_pushstring(L, element_name((*stubs->blocks)[static_cast<std::size_t>(i)].kind));
-      return 1;
-    }
-    return 0;
+    const long long i = stub_number(L, 1, *stubs->blocks);
+    if (i < 0) return 0;
+    lua_pushstring(L, element_name((*stubs->blocks)[static_cast<std::size_t>(i)].kind));
+    return 1;
   }
   unstub(L);
   lua_settop(L, 2);
@@ -197,12 +225,7 @@ int stub_newindex(lua_State* L) {
 // __pairs: every field of the whole element, its contents too.
 int stub_pairs(lua_State* L) {
   auto* stubs = static_cast<Stubs*>(lua_touserdata(L, lua_upvalueindex(1)));
-  if (lua_getmetatable(L, 1)) {
-    lua_getfield(L, LUA_REGISTRYINDEX, kStubKey);
-    const bool stub = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
-    if (stub) unstub(L);
-  }
+  if (has_metatable(L, 1, kStubKey)) unstub(L);
   materialize(L, 1, *stubs->pushing);
   lua_pushvalue(L, lua_upvalueindex(2));  // next
   lua_pushvalue(L, 1);
@@ -213,17 +236,7 @@ int stub_pairs(lua_State* L) {
 }  // namespace
 
 void push_stubs(lua_State* L, Stubs& stubs) {
-  lua_createtable(L, 0, 3);
-  lua_pushlightuserdata(L, &stubs);
-  lua_getglobal(L, "next");
-  lua_pushcclosure(L, stub_pairs, 2);
-  lua_setfield(L, -2, "__pairs");
-  lua_pushlightuserdata(L, &stubs);
-  lua_pushcclosure(L, stub_index, 1);
-  lua_setfield(L, -2, "__index");
-  lua_pushlightuserdata(L, &stubs);
-  lua_pushcclosure(L, stub_newindex, 1);
-  lua_setfield(L, -2, "__newindex");
+  push_metatable(L, &stubs, stub_index, stub_newindex, stub_pairs);
   lua_pushvalue(L, -1);
   lua_setfield(L, LUA_REGISTRYINDEX, kStubKey);
   const std::vector<Node>& blocks = *stubs.blocks;
@@ -240,17 +253,7 @@ void push_stubs(lua_State* L, Stubs& stubs) {
 }
 
 void install_lazy(lua_State* L, Pushing& pushing) {
-  lua_createtable(L, 0, 4);
-  lua_pushlightuserdata(L, &pushing);
-  lua_pushcclosure(L, lazy_index, 1);
-  lua_setfield(L, -2, "__index");
-  lua_pushlightuserdata(L, &pushing);
-  lua_pushcclosure(L, lazy_newindex, 1);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushlightuserdata(L, &pushing);
-  lua_getglobal(L, "next");
-  lua_pushcclosure(L, lazy_pairs, 2);
-  lua_setfield(L, -2, "__pairs");
+  push_metatable(L, &pushing, lazy_index, lazy_newindex, lazy_pairs);
   // Shared by every chapter this state filters: a filter may not read or change it.
   lua_pushboolean(L, 0);
   lua_setfield(L, -2, "__metatable");

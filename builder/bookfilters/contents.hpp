@@ -26,4 +26,8 @@ const Pushing::Later* later_of(lua_State* L, int index, const Pushing& p);
 // Pushes the contents of the element at `index` (absolute) into it: an element like any other.
 void materialize(lua_State* L, int index, Pushing& p);
 
+// The block of `blocks` that the table at `index` (absolute) stands for when it is a whole-document
+// hook's stub still untouched, or -1.
+long long stub_of(lua_State* L, int index, const std::vector<doc::Node>& blocks);
+
 }  // namespace bb::bookfilters

@@ -350,22 +350,14 @@ void read_element(Reader& r, int index, Sort want, std::vector<Node>& out, int d
   if (depth > 200) luaL_error(L, "elements nested more than 200 deep (a cycle?)");
   luaL_checkstack(L, 8, "elements nested too deeply");
   index = lua_absindex(L, index);
-  if (r.stubs && lua_getmetatable(L, index)) {  // a block given back untouched: the node as it was
-    lua_getfield(L, LUA_REGISTRYINDEX, "bookfilters.stub");
-    const bool stub = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
-    lua_pushliteral(L, "_stub");
-    lua_rawget(L, index);
-    const lua_Integer i = lua_tointeger(L, -1);
-    lua_pop(L, 1);
-    if (stub && i >= 0 && static_cast<std::size_t>(i) < r.stubs->size()) {
-      const Kind kind = (*r.stubs)[static_cast<std::size_t>(i)].kind;
-      if (sort_of(kind) != want)
-        luaL_error(L, "%s element stands where %s is expected", element_name(kind), sort_name(want));
-      // A mark, made the node it stands for by settle_stubs once the whole result is read.
-      out.emplace_back(Kind::Document, r.loc).rare().start = static_cast<int>(i);
-      return;
-    }
+  // A block given back untouched: the node as it was.
+  if (const long long i = r.stubs ? stub_of(L, index, *r.stubs) : -1; i >= 0) {
+    const Kind kind = (*r.stubs)[static_cast<std::size_t>(i)].kind;
+    if (sort_of(kind) != want)
+      luaL_error(L, "%s element stands where %s is expected", element_name(kind), sort_name(want));
+    // A mark, made the node it stands for by settle_stubs once the whole result is read.
+    out.emplace_back(Kind::Document, r.loc).rare().start = static_cast<int>(i);
+    return;
   }
   lua_getfield(L, index, "tag");
   const char* tag = lua_tostring(L, -1);

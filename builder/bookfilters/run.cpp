@@ -38,7 +38,6 @@ class Runner;
 // stack of the function a Lua error can unwind.
 struct Call {
   Runner* runner = nullptr;
-  Pushing* pushing = nullptr;
   int function = LUA_NOREF;
   const Node* node = nullptr;
   std::vector<Node> result;
@@ -57,30 +56,6 @@ int message_handler(lua_State* L) {
   else
     lua_pushstring(L, msg);
   return 1;
-}
-
-int call_element(lua_State* L) {
-  auto* c = static_cast<Call*>(lua_touserdata(L, 1));
-  lua_rawgeti(L, LUA_REGISTRYINDEX, c->function);
-  if (c->node->kind == Kind::Document) {  // the whole-document hook: Pandoc's `doc.blocks`
-    c->stubs = {&c->node->children, c->pushing};
-    lua_createtable(L, 0, 2);
-    lua_pushliteral(L, "Pandoc");
-    lua_setfield(L, -2, "tag");
-    push_stubs(L, c->stubs);
-    lua_setfield(L, -2, "blocks");
-    lua_call(L, 1, 1);
-    c->replaced = lua_istable(L, -1);
-    if (c->replaced) {
-      lua_getfield(L, -1, "blocks");
-      read_blocks(L, -1, c->node->loc, *c->pushing, c->result, &c->node->children);
-    }
-    return 0;
-  }
-  push_element(L, *c->node, *c->pushing);
-  lua_call(L, 1, 1);
-  c->replaced = read_result(L, -1, c->node->kind, c->node->loc, *c->pushing, c->result);
-  return 0;
 }
 
 class Runner {
@@ -142,6 +117,31 @@ class Runner {
   std::vector<Node> retired_;
 };
 
+int call_element(lua_State* L) {
+  auto* c = static_cast<Call*>(lua_touserdata(L, 1));
+  lua_rawgeti(L, LUA_REGISTRYINDEX, c->function);
+  if (c->node->kind == Kind::Document) {  // the whole-document hook: Pandoc's `doc.blocks`
+    c->stubs = {&c->node->children, &c->runner->pooled().pushing};
+    lua_createtable(L, 0, 2);
+    lua_pushliteral(L, "Pandoc");
+    lua_setfield(L, -2, "tag");
+    push_stubs(L, c->stubs);
+    lua_setfield(L, -2, "blocks");
+    lua_call(L, 1, 1);
+    c->replaced = lua_istable(L, -1);
+    if (c->replaced) {
+      lua_getfield(L, -1, "blocks");
+      read_blocks(L, -1, c->node->loc, c->runner->pooled().pushing, c->result, &c->node->children);
+    }
+    return 0;
+  }
+  Pushing& pushing = c->runner->pooled().pushing;
+  push_element(L, *c->node, pushing);
+  lua_call(L, 1, 1);
+  c->replaced = read_result(L, -1, c->node->kind, c->node->loc, pushing, c->result);
+  return 0;
+}
+
 // The line `function` (a registry reference) was defined at: asked only when a diagnostic needs it,
 // as lua_getinfo on every call cost a few percent of a filter pass.
 int Runner::defined_at(int function) {
@@ -202,7 +202,6 @@ bool Runner::protect(lua_CFunction f, void* data, const Node& at) {
 
 bool Runner::call(int function, Node& node, std::vector<Node>& out) {
   call_.runner = this;
-  call_.pushing = &pooled_.pushing;
   call_.function = function;
   call_.node = &node;
   call_.result.clear();
@@ -474,7 +473,6 @@ void Runner::collect_handlers(lua_State* L, int list) {
 
 bool Runner::start(const Node& root) {
   call_.runner = this;
-  call_.pushing = &pooled_.pushing;
   loading_ = true;
   const bool ok = protect(setup, &call_, root) && protect(load_filter, &call_, root);
   loading_ = false;
