@@ -2,7 +2,9 @@
 // the filter reads them (contents.hpp). Same rules as elements.cpp: every function here may be unwound
 // by a Lua error (longjmp), so none keeps a C++ object that owns memory on its stack.
 #include "bookfilters/contents.hpp"
+#include "bookfilters/sandbox.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <lua.hpp>
 
@@ -260,6 +262,27 @@ void install_lazy(lua_State* L, Pushing& pushing) {
   lua_setfield(L, LUA_REGISTRYINDEX, kLazyKey);
   lua_pushlightuserdata(L, &pushing);
   lua_pushcclosure(L, lazy_text, 1);
+}
+
+namespace {
+
+// made(): the index in `places` of the filter line that called the constructor calling this.
+int made_here(lua_State* L) {
+  auto* p = static_cast<Pushing*>(lua_touserdata(L, lua_upvalueindex(1)));
+  const std::string where = lua_place(L);  // "filters/x.lua:12", the first frame of a file
+  const auto colon = where.rfind(':');
+  if (colon == std::string::npos || p->root.empty()) return 0;
+  SourceLoc loc{p->root / where.substr(0, colon), std::atoi(where.c_str() + colon + 1), 1};
+  p->places.push_back(std::move(loc));
+  lua_pushinteger(L, static_cast<lua_Integer>(p->places.size() - 1));
+  return 1;
+}
+
+}  // namespace
+
+void install_made(lua_State* L, Pushing& pushing) {
+  lua_pushlightuserdata(L, &pushing);
+  lua_pushcclosure(L, made_here, 1);
 }
 
 void end_run(Pushing& pushing) {

@@ -223,7 +223,9 @@ namespace {
 
 struct Reader {
   lua_State* L;
-  const SourceLoc& loc;
+  // The place given to an element the filter wrote as a plain table (no `_place`): the element it
+  // stands in, or the nearest enclosing element that has a place.
+  const SourceLoc* loc;
   Pushing& pushing;
   const std::vector<Node>* stubs = nullptr;  // the blocks stubs stand for (a whole-document hook)
   long nodes_left = 4'000'000;  // a cyclic or absurd result ends here instead of exhausting memory
@@ -356,7 +358,7 @@ void read_element(Reader& r, int index, Sort want, std::vector<Node>& out, int d
     if (sort_of(kind) != want)
       luaL_error(L, "%s element stands where %s is expected", element_name(kind), sort_name(want));
     // A mark, made the node it stands for by settle_stubs once the whole result is read.
-    out.emplace_back(Kind::Document, r.loc).rare().start = static_cast<int>(i);
+    out.emplace_back(Kind::Document, *r.loc).rare().start = static_cast<int>(i);
     return;
   }
   lua_getfield(L, index, "tag");
@@ -366,7 +368,7 @@ void read_element(Reader& r, int index, Sort want, std::vector<Node>& out, int d
   lua_pop(L, 1);
   if (want == Sort::Image ? *kind != Kind::Image : sort_of(*kind) != want)
     luaL_error(L, "%s element stands where %s is expected", element_name(*kind), sort_name(want));
-  const SourceLoc* place = &r.loc;
+  const SourceLoc* place = r.loc;
   if (lua_getfield(L, index, "_place") == LUA_TNUMBER) {
     const lua_Integer p = lua_tointeger(L, -1);
     const std::vector<SourceLoc>& places = r.pushing.places;
@@ -376,6 +378,10 @@ void read_element(Reader& r, int index, Sort want, std::vector<Node>& out, int d
   Node& n = out.emplace_back(*kind, *place);
   read_string(r, index, text_field(*kind), n.text);
   if (plain_inline(*kind)) return;
+  // Elements inside this one without a place of their own are placed where it is (`n` stays put while
+  // its children are read: they go into its own vectors). Set back below; a Lua error ends the reading.
+  const SourceLoc* outer = r.loc;
+  r.loc = &n.loc;
   read_attr(r, index, n);
   if (*kind == Kind::Link) read_string(r, index, "target", n.rare().url);
   if (*kind == Kind::Image) read_string(r, index, "src", n.rare().url);
@@ -418,6 +424,7 @@ void read_element(Reader& r, int index, Sort want, std::vector<Node>& out, int d
   }
   if (*kind == Kind::Figure && (n.children.size() != 1))
     luaL_error(L, "a Figure holds exactly one Image in its `content`");
+  r.loc = outer;
 }
 
 bool is_element(lua_State* L, int index) {
@@ -469,14 +476,14 @@ bool read_result(lua_State* L, int index, Kind replaced, const SourceLoc& loc, P
   if (lua_isnil(L, index)) return false;
   if (!lua_istable(L, index))
     luaL_error(L, "a filter function returns an element, a list of elements or nil");
-  Reader r{L, loc, pushing};
+  Reader r{L, &loc, pushing};
   read_list(r, index, sort_of(replaced), out, 0);
   return true;
 }
 
 void read_blocks(lua_State* L, int index, const SourceLoc& loc, Pushing& pushing, std::vector<Node>& out,
                  const std::vector<Node>* stubs) {
-  Reader r{L, loc, pushing, stubs};
+  Reader r{L, &loc, pushing, stubs};
   read_list(r, index, Sort::Block, out, 0);
 }
 

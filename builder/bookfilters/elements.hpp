@@ -2,6 +2,7 @@
 // Pandoc's field names where the concept exists (docs/filters.md, "Elements").
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ std::vector<doc::Kind> kinds_named(std::string_view name);
 // never pays for its inlines (docs/filters.md, "Cost and caching").
 struct Pushing {
   std::vector<SourceLoc> places;
+  // The book's root: an element a filter makes is placed at the filter's file and line under it
+  // (install_made), so that what the filter typed is reported there, not at the chapter's first line.
+  std::filesystem::path root;
   bool lazy = false;  // contents left for later (one filter table)
   struct Later {
     const doc::Node* nodes;  // the children's buffer: it moves with its node, and lives for the run
@@ -38,6 +42,10 @@ struct Pushing {
 // live as long as the state) and pushes the C function that gives such an element's plain text
 // without pushing its contents (nil for any other value; the prelude's `stringify` uses it).
 void install_lazy(lua_State* L, Pushing& pushing);
+// Pushes the C function the prelude's constructors call to place the element they make: it records the
+// filter's file and line that called the constructor in `pushing.places` and returns its index (the
+// element's `_place`).
+void install_made(lua_State* L, Pushing& pushing);
 // Ends a run: elements kept past it (a filter may keep one in a library table) can no longer read
 // the contents they stood for, which the tree may have moved or freed; reading them is an error.
 void end_run(Pushing& pushing);

@@ -23,6 +23,7 @@ struct Pooled {
   int prelude = LUA_NOREF;  // the compiled prelude, in the registry
   int chunk = LUA_NOREF;    // the compiled filter
   int text = LUA_NOREF;     // the plain text of an element whose contents were not read (install_lazy)
+  int made = LUA_NOREF;     // the place of an element a constructor makes (install_made)
   Pushing pushing;          // what the elements pushed in this state stand for
 };
 

@@ -1,7 +1,13 @@
 -- Constructors and helpers every book filter sees (docs/filters.md, "Constructors"). Named as in
 -- Pandoc's `pandoc` module, so that a Pandoc filter's habits carry over; `bookbuild` adds what only
 -- bookbuild's tree has. Runs in the filter's own sandbox, before the filter.
+-- The filter's line that made an element (bookbuild's own; not a global the filter sees): an element a
+-- constructor makes is placed there, so that a number it types is reported at the filter, not at the
+-- chapter it went into (docs/numbers.md, "Numbers written by filters").
+local made = __bookbuild_made
+__bookbuild_made = nil
 local function attr(a, t)
+  t._place = made()
   a = a or {}
   t.identifier = a.identifier or a[1] or ""
   t.classes = a.classes or a[2] or {}
@@ -9,7 +15,7 @@ local function attr(a, t)
   return t
 end
 local function inlines(x)
-  if type(x) == "string" then return { { tag = "Str", text = x } } end
+  if type(x) == "string" then return { { tag = "Str", text = x, _place = made() } } end
   if type(x) == "table" and x.tag then return { x } end
   return x or {}
 end
@@ -20,7 +26,7 @@ end
 local function items(list)
   local out = {}
   for i, item in ipairs(list or {}) do
-    out[i] = (item.tag == "ListItem") and item or { tag = "ListItem", content = blocks(item) }
+    out[i] = (item.tag == "ListItem") and item or { tag = "ListItem", content = blocks(item), _place = made() }
   end
   return out
 end
@@ -29,10 +35,10 @@ pandoc = {}
 function pandoc.Attr(identifier, classes, attributes)
   return { identifier = identifier or "", classes = classes or {}, attributes = attributes or {} }
 end
-function pandoc.Str(text) return { tag = "Str", text = text } end
-function pandoc.Space() return { tag = "Str", text = " " } end
-function pandoc.SoftBreak() return { tag = "SoftBreak" } end
-function pandoc.LineBreak() return { tag = "LineBreak" } end
+function pandoc.Str(text) return { tag = "Str", text = text, _place = made() } end
+function pandoc.Space() return { tag = "Str", text = " ", _place = made() } end
+function pandoc.SoftBreak() return { tag = "SoftBreak", _place = made() } end
+function pandoc.LineBreak() return { tag = "LineBreak", _place = made() } end
 function pandoc.Emph(content) return attr(nil, { tag = "Emph", content = inlines(content) }) end
 function pandoc.Strong(content) return attr(nil, { tag = "Strong", content = inlines(content) }) end
 function pandoc.Strikeout(content) return attr(nil, { tag = "Strikeout", content = inlines(content) }) end

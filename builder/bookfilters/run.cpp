@@ -69,6 +69,7 @@ class Runner {
         pooled_(pooled),
         sandbox_(*pooled.sandbox) {
     sandbox_.start_chapter();
+    pooled.pushing.root = place.book_root;
   }
   ~Runner();
   Runner(const Runner&) = delete;
@@ -338,6 +339,10 @@ int setup(lua_State* L) {
     install_lazy(L, pooled.pushing);
     pooled.text = luaL_ref(L, LUA_REGISTRYINDEX);
   }
+  if (pooled.made == LUA_NOREF) {
+    install_made(L, pooled.pushing);
+    pooled.made = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
   Sandbox::new_environment(L);
   const int env = lua_gettop(L);
   lua_pushvalue(L, env);
@@ -345,6 +350,8 @@ int setup(lua_State* L) {
   // For the prelude only: it keeps the function and removes the global.
   lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.text);
   lua_setfield(L, env, "__bookbuild_text");
+  lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.made);
+  lua_setfield(L, env, "__bookbuild_made");
   lua_rawgeti(L, LUA_REGISTRYINDEX, pooled.prelude);
   call_in(L, env, 0);
   // math.random's state belongs to the kept Lua state, not to the chapter's globals: seeded again, so

@@ -99,8 +99,10 @@ void* Sandbox::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t n
   }
   if (new_size > old_bytes && self->used_ - old_bytes + new_size > self->limits_.memory) {
     // Lua raises a memory error without calling the message handler: note where the code was now.
-    // (Lua first collects garbage and asks again: the last refusal is the one that counts.)
-    if (self->L_) self->refused_at_ = lua_place(self->L_);
+    // (Lua first collects garbage and asks again: the last refusal in the filter's code is the one that
+    // counts. A refusal once the stack has unwound to C, making the error's message, names no line.)
+    if (self->L_)
+      if (std::string at = lua_place(self->L_); !at.empty()) self->refused_at_ = std::move(at);
     self->refused_ = true;
     return nullptr;
   }

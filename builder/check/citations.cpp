@@ -327,7 +327,10 @@ struct Walker {
         case Kind::Paragraph:
         case Kind::Heading: block(n, n.children, inherited); break;
         case Kind::Figure: block(n, n.caption(), inherited); break;
-        case Kind::Table: table(n, inherited); break;
+        case Kind::Table:
+          // A chart's data table holds the chart's computed numbers (docs/charts.md), none typed.
+          if (!n.has_class("chart-data")) table(n, inherited);
+          break;
         case Kind::BulletList:
         case Kind::OrderedList: {
           Cites c = inherited;

@@ -236,6 +236,11 @@ void walk(const Node& n, const book::Edition& e, const std::string& chapter,
       }
       break;
     case Kind::Text: scan_text(n.text, n.loc, e, chapter, nouns, out.unbound); return;
+    // A chart's data table: every number in it is drawn from the chart's spec, where each one must come
+    // from calc or a cited source (docs/charts.md, "Checks"): computed, not typed.
+    case Kind::Table:
+      if (has_class(n, "chart-data")) return;
+      break;
     default: break;
   }
   for (const auto& c : n.caption()) walk(c, e, chapter, nouns, out);

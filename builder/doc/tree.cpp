@@ -90,9 +90,13 @@ void append_plain(const Node& n, std::string& out) {
   for (const auto& c : n.children) append_plain(c, out);
 }
 
-void dump_node(const Node& n, int depth, std::ostringstream& out) {
+// `file`: the document's own file; a node placed in another (one a book filter made: its place is the
+// filter's line) names that file's name.
+void dump_node(const Node& n, int depth, const std::filesystem::path& file, std::ostringstream& out) {
   out << std::string(depth * 2, ' ') << kind_name(n.kind);
-  if (n.loc.line > 0) out << " @" << n.loc.line << ':' << n.loc.col;
+  if (n.loc.line > 0)
+    out << " @" << (n.loc.path != file ? n.loc.path.filename().string() + ":" : std::string()) << n.loc.line
+        << ':' << n.loc.col;
   if (n.kind == Kind::Heading) out << " level=" << n.level();
   if (n.kind == Kind::OrderedList) out << " start=" << n.start();
   if ((n.kind == Kind::OrderedList || n.kind == Kind::BulletList) && !n.tight()) out << " loose";
@@ -111,9 +115,9 @@ void dump_node(const Node& n, int depth, std::ostringstream& out) {
   out << '\n';
   if (!n.caption().empty()) {
     out << std::string(depth * 2 + 2, ' ') << "caption:\n";
-    for (const auto& c : n.caption()) dump_node(c, depth + 2, out);
+    for (const auto& c : n.caption()) dump_node(c, depth + 2, file, out);
   }
-  for (const auto& c : n.children) dump_node(c, depth + 1, out);
+  for (const auto& c : n.children) dump_node(c, depth + 1, file, out);
 }
 
 }  // namespace
@@ -132,7 +136,7 @@ std::string plain_text(const Node& node) {
 
 std::string dump(const Node& node) {
   std::ostringstream out;
-  dump_node(node, 0, out);
+  dump_node(node, 0, node.loc.path, out);
   return out.str();
 }
 
