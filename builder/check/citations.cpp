@@ -53,6 +53,25 @@ bool fits(const TypedNumber& n, const ResultField& f) {
   return n.dim == Dim::Percent && points && std::fabs(n.value * 100 - f.value) <= tolerance * 100;
 }
 
+}  // namespace
+
+bool states(const TypedNumber& n, const ResultField& f) {
+  if (!compatible(n, f)) return false;
+  const bool points = n.dim == Dim::Percent && (f.pointer.find("percent") != std::string::npos ||
+                                                f.pointer.find("pct") != std::string::npos);
+  auto states_value = [&](double typed, double value, double half) {
+    const double d = std::fabs(typed - value);
+    const double slack = 1e-9 * std::max(std::fabs(value), half);
+    if (d < half - slack) return true;
+    // On the rounding edge only the digits rounded half away from zero state the value.
+    return d <= half + slack && std::fabs(typed) > std::fabs(value);
+  };
+  if (states_value(n.value, f.value, n.half_step)) return true;
+  return points && states_value(n.value * 100, f.value, n.half_step * 100);
+}
+
+namespace {
+
 // Dimensions specific enough that a near value of the same one is the number meant: bytes, times,
 // FLOP and rates. Counts, factors and percentages are too common to accuse a number of disagreeing.
 bool specific(const TypedNumber& n) {
@@ -79,7 +98,7 @@ struct Fit {
 
 // The best named of `fits` (the first in the files among equals); the others are counted.
 BindOutcome best_of(const TypedNumber& n, const std::vector<Fit>& fits) {
-  BindOutcome out{Binding::Checked, nullptr, nullptr, -1};
+  BindOutcome out{Binding::Checked, nullptr, nullptr, -1, {}};
   int best = 0;
   for (const auto& f : fits) {
     ++out.others;
@@ -105,7 +124,19 @@ BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile
       exact_values.insert(f.value);
     }
   if (values.size() == 1) return best_of(n, fitting);
-  if (values.size() > 1) return exact_values.size() == 1 ? best_of(n, exact) : BindOutcome{};
+  if (values.size() > 1) {
+    if (exact_values.size() == 1) return best_of(n, exact);
+    // Ambiguous: one candidate per value, the best named of its fields.
+    BindOutcome out;
+    for (double v : values) {
+      std::vector<Fit> same;
+      for (const auto& f : fitting)
+        if (f.field->value == v) same.push_back(f);
+      const BindOutcome best = best_of(n, same);
+      out.candidates.emplace_back(best.file, best.field);
+    }
+    return out;
+  }
   if (!specific(n) || n.range || n.value <= 0) return {};
   // No field fits: the nearest field of the same dimension is the one meant when it is close (within
   // 25%) and every other value is at least four times as far away.
@@ -125,7 +156,7 @@ BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile
       }
     }
   if (nearest && best <= std::log(1.25) && second >= 4 * best)
-    return {Binding::Mismatch, near_file, nearest, 0};
+    return {Binding::Mismatch, near_file, nearest, 0, {}};
   return {};
 }
 
@@ -162,8 +193,70 @@ void links_in(const Node& n, std::vector<std::pair<std::string, SourceLoc>>& out
   });
 }
 
+// How much of the sentence around a number the lock keeps on each side: enough to find it again after
+// nearby edits, short enough to read.
+constexpr std::size_t kContext = 24;  // code points
+
+bool is_mark(const std::string& s, std::size_t i) {
+  return s.compare(i, 3, "\u27E6") == 0 || s.compare(i, 3, "\u27E7") == 0;
+}
+
+// White space folded to single spaces (a manuscript reflowed keeps its numbers' places), and never the
+// lock's own marks.
+std::string fold(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      space = true;
+      continue;
+    }
+    if (is_mark(std::string(s.substr(i, 3)), 0)) {
+      i += 2;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (space && !out.empty()) out += ' ';
+  return out;
+}
+
+// The text before `at` in its sentence or table cell, at most kContext code points.
+std::string context_before(const std::string& text, std::size_t at) {
+  std::size_t start = at, count = 0;
+  while (start > 0 && count < kContext) {
+    std::size_t p = start - 1;
+    while (p > 0 && (static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) --p;
+    if (text[p] == '|') break;  // the cell before is another's
+    start = p;
+    ++count;
+  }
+  std::string out = fold(std::string_view(text).substr(start, at - start));
+  while (!out.empty() && out.front() == ' ') out.erase(0, 1);
+  return out;
+}
+
+// The text from `from` on in its sentence or table cell, at most kContext code points.
+std::string context_after(const std::string& text, std::size_t from) {
+  std::size_t end = from, count = 0;
+  while (end < text.size() && count < kContext && text[end] != '|') {
+    std::size_t len = 1;
+    while (end + len < text.size() && (static_cast<unsigned char>(text[end + len]) & 0xC0) == 0x80) ++len;
+    end += len;
+    ++count;
+  }
+  std::string out = fold(std::string_view(text).substr(from, end - from));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 struct Walker {
   const book::Edition& edition;
+  std::string file;     // the chapter's file, from the book root
+  std::string chapter;  // its key
   ResultFiles& results;
   CitationsReport& report;
   Diagnostics& diags;
@@ -187,25 +280,49 @@ struct Walker {
     return c;
   }
 
-  void scan_inline(const Node& n, std::vector<TypedNumber>& out, std::vector<const Node*>& bound) const {
+  // The inlines' plain text as a reader sees it, and where in it each typed number starts.
+  struct Plain {
+    std::string text;
+    std::vector<std::size_t> at;  // per number found, its byte in `text`
+  };
+
+  void scan_inline(const Node& n, std::vector<TypedNumber>& out, std::vector<const Node*>& bound,
+                   Plain& plain) const {
     switch (n.kind) {
       case Kind::Code:
       case Kind::InlineMath:
       case Kind::CalcNumber:
       case Kind::CrossRef:
       case Kind::HtmlInline:
-      case Kind::FootnoteRef: return;
+      case Kind::FootnoteRef: plain.text += doc::plain_text(n); return;
+      case Kind::SoftBreak:
+      case Kind::LineBreak: plain.text += ' '; return;
+      case Kind::TableCell:
+        if (!plain.text.empty()) plain.text += " | ";
+        break;
       case Kind::Span:
-        if (n.attr("calc")) return;  // a bound literal
-        if (n.attr("result")) {      // bound to a field of a cited result
-          bound.push_back(&n);
+        if (n.attr("calc") || n.attr("result")) {
+          plain.text += doc::plain_text(n);
+          if (!n.attr("calc")) bound.push_back(&n);  // bound to a field of a cited result
           return;
         }
         break;
-      case Kind::Text: scan_typed_numbers(n.text, n.loc, edition.numbers, out); return;
+      case Kind::Text: {
+        const std::size_t first = out.size(), base = plain.text.size();
+        scan_typed_numbers(n.text, n.loc, edition.numbers, out);
+        plain.text += n.text;
+        for (std::size_t k = first; k < out.size(); ++k) {
+          // The number's column is its byte in this text when the text is one run on its line.
+          const long off = out[k].loc.line == n.loc.line ? out[k].loc.col - n.loc.col : -1;
+          std::size_t at = n.text.find(out[k].text, off >= 0 ? static_cast<std::size_t>(off) : 0);
+          if (at == std::string::npos) at = n.text.find(out[k].text);
+          plain.at.push_back(base + (at == std::string::npos ? 0 : at));
+        }
+        return;
+      }
       default: break;
     }
-    for (const auto& c : n.children) scan_inline(c, out, bound);
+    for (const auto& c : n.children) scan_inline(c, out, bound, plain);
   }
 
   // `[148 倍]{result=results/x.json#/field}`: the literal is checked against that field alone.
@@ -253,7 +370,8 @@ struct Walker {
     const bool ok =
         bare ? std::fabs(number->value - field->raw) <= number->half_step + 1e-9 * std::fabs(field->raw)
              : fits(*number, *field);
-    CitationEntry e{number->loc, number->text, file->path, field->pointer, field->raw, *number, true, 0};
+    CitationEntry e{number->loc, number->text, file->path, field->pointer, field->raw,
+                    *number,     true,         0,          "literal",      {}};
     if (ok) {
       report.checked.push_back(std::move(e));
       return;
@@ -267,17 +385,14 @@ struct Walker {
     report.mismatches.push_back(std::move(e));
   }
 
-  // Checks the typed numbers of one block of inline content against what it cites.
+  // Reads the typed numbers of one block of inline content, with what it cites.
   void block(const Node& n, const std::vector<Node>& inlines, const Cites& inherited) {
     std::vector<TypedNumber> numbers;
     std::vector<const Node*> bound;
-    for (const auto& c : inlines) scan_inline(c, numbers, bound);
+    Plain plain;
+    for (const auto& c : inlines) scan_inline(c, numbers, bound, plain);
     for (const Node* span : bound)
       if (seen.insert({span->loc.path.string(), span->loc.line, span->loc.col}).second) bound_literal(*span);
-    // A figure whose caption is its alt text holds the same inlines twice: one place, one number.
-    std::erase_if(numbers, [&](const TypedNumber& x) {
-      return !seen.insert({x.loc.path.string(), x.loc.line, x.loc.col}).second;
-    });
     if (numbers.empty()) return;
     Cites cites = cites_of(n);
     cites.insert(cites.end(), inherited.begin(), inherited.end());
@@ -292,29 +407,23 @@ struct Walker {
       if (missing_seen.insert({loc.path.string(), loc.line}).second)
         report.missing.emplace_back(loc, "calculations/" + name);
     }
-    report.typed += static_cast<int>(numbers.size());
-    if (files.empty()) return;
-    report.citing += static_cast<int>(numbers.size());
-    for (auto& num : numbers) {
-      BindOutcome b = bind_number(num, files);
-      // A cited result the book lacks may hold the value: no disagreement can be certain.
-      if (b.binding == Binding::Mismatch && some_missing) b = {};
-      record(num, b);
-    }
-  }
-
-  void record(const TypedNumber& num, const BindOutcome& b) {
-    CitationEntry e{num.loc, num.text, {}, {}, 0, num, false, b.others};
-    if (b.field) e.result = b.file->path, e.field = b.field->pointer, e.value = b.field->raw;
-    switch (b.binding) {
-      case Binding::Checked: report.checked.push_back(std::move(e)); break;
-      case Binding::Unchecked: report.unchecked.push_back(std::move(e)); break;
-      case Binding::Mismatch:
-        diags.error(num.loc, "`" + num.text + "` disagrees with the result its text cites: " + e.result +
-                                 " " + e.field + " = " + nlohmann::json(e.value).dump() +
-                                 " (no field of that result fits the digits shown)");
-        report.mismatches.push_back(std::move(e));
-        break;
+    for (std::size_t k = 0; k < numbers.size(); ++k) {
+      TypedNumber& num = numbers[k];
+      // A figure whose caption is its alt text holds the same inlines twice: one place, one number.
+      if (!seen.insert({num.loc.path.string(), num.loc.line, num.loc.col}).second) continue;
+      ++report.typed;
+      ReadNumber r;
+      r.file = file;
+      r.edition = edition.id;
+      r.chapter = chapter;
+      const std::size_t at = k < plain.at.size() ? plain.at[k] : 0;
+      r.before = context_before(plain.text, at);
+      r.after = context_after(plain.text, std::min(plain.text.size(), at + num.text.size()));
+      r.citing = !files.empty();
+      r.some_missing = some_missing;
+      r.cited = files;
+      r.number = std::move(num);
+      report.read.push_back(std::move(r));
     }
   }
 
@@ -373,8 +482,10 @@ struct Walker {
 }  // namespace
 
 void check_citations(const book::Chapter& chapter, const book::Edition& edition, ResultFiles& results,
-                     CitationsReport& report, Diagnostics& diags) {
-  Walker w{edition, results, report, diags, {}, {}, {}};
+                     CitationsReport& report, Diagnostics& diags, const std::filesystem::path& root) {
+  const std::string file =
+      root.empty() ? chapter.path.generic_string() : chapter.path.lexically_relative(root).generic_string();
+  Walker w{edition, file, chapter.key, results, report, diags, {}, {}, {}};
   doc::walk(chapter.root, [&](const Node& n) {
     if (n.kind == Kind::FootnoteDef) links_in(n, w.notes[n.text]);
     if (std::string name = cited_result(n); !name.empty())

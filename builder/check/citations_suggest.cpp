@@ -1,6 +1,8 @@
 // Proposing bound literals for the numbers the citations check binds (see citations_suggest.hpp).
 #include "check/citations_suggest.hpp"
 
+#include "check/citations_settle.hpp"
+
 namespace bb::check {
 
 std::string result_attribute(const std::string& file, const std::string& pointer) {
@@ -19,7 +21,9 @@ std::vector<CitationSuggestion> suggest_citation_bindings(const book::Book& book
   CitationsReport report;
   Diagnostics quiet;  // mismatches are `check numbers`'s to report; only the bindings are wanted here
   for (const auto& eb : book.editions)
-    for (const auto& ch : eb.chapters) check_citations(ch, eb.edition, files, report, quiet);
+    for (const auto& ch : eb.chapters)
+      check_citations(ch, eb.edition, files, report, quiet, book.config.root);
+  settle_citations(report, files, NumbersLock{}, SettleOptions{}, quiet);
   std::vector<CitationSuggestion> out;
   for (auto& c : report.checked) {
     // A number whose unit is written after the last of its list ("1、2、4 ms") has no literal of its own.

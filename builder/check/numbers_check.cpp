@@ -13,6 +13,7 @@
 
 #include "check/parity.hpp"
 #include "filters/number_format.hpp"
+#include "inputs/file_io.hpp"
 
 namespace bb::check {
 
@@ -305,6 +306,8 @@ NumbersCheck::NumbersCheck(const book::Book& book, bool strict, Diagnostics& dia
     : strict_(strict), engine_(engine), result_files_(book.config.root, book.config.calculations) {
   Diagnostics::Scope scope(diags, "numbers");
   words_ = load_audit_words(book.config.calculations, diags);
+  lock_ = read_numbers_lock(book.config.root, diags);
+  root_ = book.config.root;
 }
 
 void NumbersCheck::add_edition(const book::EditionBook& eb, Diagnostics& diags) {
@@ -313,7 +316,7 @@ void NumbersCheck::add_edition(const book::EditionBook& eb, Diagnostics& diags) 
     scenario_links(ch.root, links_);
     numbered_[{eb.edition.id, ch.key}] = numbered_elements(ch.root);
     auto audit = audit_chapter(ch, eb.edition, words_);
-    check_citations(ch, eb.edition, result_files_, report_.citations, diags);
+    check_citations(ch, eb.edition, result_files_, report_.citations, diags, root_);
     for (const auto& u : audit.unbound) {
       if (strict_)
         diags.error(u.loc, "number with a unit `" + u.text + "` is neither computed nor bound to a result");
@@ -331,6 +334,15 @@ NumbersReport NumbersCheck::finish(const book::Book& book, const filters::Resolu
                                    Diagnostics& diags) {
   Diagnostics::Scope scope(diags, "numbers");
   NumbersReport report = std::move(report_);
+  SettleOptions options{strict_, write_lock_, book.config.source_edition};
+  report.lock = settle_citations(report.citations, result_files_, lock_, options, diags);
+  if (write_lock_) {
+    const std::string text = numbers_lock_text(report.lock.entries);
+    if (!inputs::write_atomic(lock_.path, text))
+      diags.error({lock_.path, 1, 1}, "cannot write the lock");
+    else
+      report.lock_written = true;
+  }
   report.results = check_results(book, resolution, links_, diags, engine_);
   count_recomputed(report.citations, report.results.recomputed);
   report.structure_errors = check_parity(book, resolution, numbered_, diags);

@@ -10,6 +10,8 @@
 
 #include "book/book.hpp"
 #include "check/citations.hpp"
+#include "check/citations_settle.hpp"
+#include "check/numbers_lock.hpp"
 #include "check/parity.hpp"
 #include "check/results_check.hpp"
 #include "diag/diagnostics.hpp"
@@ -58,6 +60,8 @@ struct NumbersReport {
   int structure_errors = 0;          // labels and numbered elements that differ between editions
   ResultsReport results;             // committed results, scenario references, catalogue sources
   CitationsReport citations;         // typed numbers checked against the results their text cites
+  LockUpdate lock;                   // with --lock: the entries written to numbers.lock
+  bool lock_written = false;
 };
 
 // Runs the results check, the parity comparison and the audit; with `strict`, unbound numbers are errors.
@@ -72,12 +76,17 @@ class NumbersCheck {
   // `engine`: the engine the book's numbers were computed by, so that every result is computed once
   // in a run (nullptr: the check makes its own). Not used before finish(), nor by two threads.
   NumbersCheck(const book::Book& book, bool strict, Diagnostics& diags, calc::Engine* engine = nullptr);
+  // `check numbers --lock`: numbers.lock is written anew at finish() from what the text says now.
+  void write_lock(bool on) { write_lock_ = on; }
   void add_edition(const book::EditionBook& edition, Diagnostics& diags);
   NumbersReport finish(const book::Book& book, const filters::Resolution& resolution, Diagnostics& diags);
 
  private:
   bool strict_;
+  bool write_lock_ = false;
   calc::Engine* engine_;
+  NumbersLock lock_;
+  std::filesystem::path root_;
   AuditWords words_;
   ScenarioLinks links_;
   NumberedElements numbered_;

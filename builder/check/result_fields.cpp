@@ -189,6 +189,7 @@ const ResultFile* ResultFiles::get(const std::string& name) {
       if (!doc.is_discarded()) {
         ResultFile rf;
         rf.path = file.lexically_relative(root_).generic_string();
+        rf.name = name;
         flatten(doc, "", "", KeyUnit{}, rf);
         it->second = std::move(rf);
       }

@@ -25,6 +25,7 @@ struct ResultField {
 
 struct ResultFile {
   std::string path;  // from the book root: "calculations/results/x.json"
+  std::string name;  // under calculations/, as cited and bound: "results/x.json"
   std::vector<ResultField> fields;
 };
 

@@ -33,6 +33,7 @@ struct CheckOptions {
   std::vector<std::string> editions;
   bool dump = false;
   bool strict = false;
+  bool lock = false;     // numbers: write numbers.lock anew
   bool suggest = false;  // numbers: propose bindings for typed numbers
   bool apply = false;    // numbers --suggest: write them into the manuscripts
   bool diff = false;     // numbers --suggest: print them as a unified diff
@@ -92,8 +93,29 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
       << "\n";
   const auto& c = report.citations;
   out << "citations: " << c.typed << " typed numbers with units, " << c.citing << " in text citing a result, "
-      << c.checked.size() << " checked, " << c.unchecked.size() << " unchecked, " << c.mismatches.size()
-      << " mismatches, " << c.missing.size() << " citations of results not in the book\n";
+      << c.checked.size() << " checked, " << c.unchecked.size() << " unchecked, " << c.waived.size()
+      << " waived, " << c.mismatches.size() << " mismatches, " << c.missing.size()
+      << " citations of results not in the book\n";
+  auto by = [&](const char* what, const std::vector<check::CitationEntry>& list, bool how) {
+    if (list.empty()) return;
+    out << "  " << what << ":";
+    for (const auto& [k, n] : check::citation_counts(list, how)) out << ' ' << k << ' ' << n;
+    out << '\n';
+  };
+  by("checked by", c.checked, true);
+  by("unchecked because", c.unchecked, false);
+  if (c.lock_entries > 0 || c.not_in_lock > 0)
+    out << "  numbers.lock: " << c.lock_entries << " entries; " << c.not_in_lock
+        << " citing numbers checked by the rules alone, not in the lock (check numbers --lock adds them)\n";
+  if (report.lock_written) {
+    int locked = 0, open = 0, waived = 0;
+    for (const auto& e : report.lock.entries)
+      (!e.field.empty() ? locked : !e.waive.empty() ? waived : open)++;
+    out << "numbers.lock written: " << report.lock.entries.size() << " entries (" << locked << " locked, "
+        << open << " open, " << waived << " waived); " << report.lock.added << " added, "
+        << report.lock.changed << " changed, " << report.lock.removed << " removed\n";
+    for (const auto& line : report.lock.changes) out << "  " << line << '\n';
+  }
   out << "cited results: " << c.cited.size() << ", " << c.recomputed.size() << " recomputed, "
       << c.not_recomputed.size() << " read as committed (not recomputed)\n";
   std::map<std::pair<std::string, std::string>, int> per;
@@ -213,6 +235,9 @@ void define_check_command(CLI::App* sub, Context& ctx) {
   sub->add_flag("--dump", opt->dump, "Print the resolved document tree of every chapter");
   sub->add_flag("--strict", opt->strict,
                 "numbers: a number with a unit that is not computed or bound is an error");
+  sub->add_flag("--lock", opt->lock,
+                "numbers: write numbers.lock, every number in text citing a result locked to its field "
+                "(docs/numbers.md, \"The lock\"); prints what changed");
   sub->add_flag("--suggest", opt->suggest,
                 "numbers: propose a binding for every typed number that equals a computed result");
   sub->add_flag("--apply", opt->apply,
@@ -250,7 +275,10 @@ void define_check_command(CLI::App* sub, Context& ctx) {
     bool loaded = s.load_each(ctx, opt->editions, [&](std::size_t e) {
       const book::EditionBook& eb = s.book->editions[e];
       if (numbers_wanted) {
-        if (!numbers_check) numbers_check.emplace(*s.book, opt->strict, s.diags, s.engine.get());
+        if (!numbers_check) {
+          numbers_check.emplace(*s.book, opt->strict, s.diags, s.engine.get());
+          numbers_check->write_lock(opt->lock);
+        }
         numbers_check->add_edition(eb, s.diags);
       }
       if (opt->dump)

@@ -1,0 +1,290 @@
+// Typed numbers held to numbers.lock and the fitting rules (see citations_settle.hpp).
+#include "check/citations_settle.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+namespace bb::check {
+
+namespace {
+
+// Digits masked: a context still finds its number after a neighbour's digits changed.
+std::string masked(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (c >= '0' && c <= '9') c = '#';
+  return out;
+}
+
+// Which read number each entry of the lock stands for (-1: none), matched per file in four passes,
+// each on what the one before left: the number and its context both sides; the context both sides
+// (the number was changed); the number and one side (the other was edited); the number alone, when it
+// is the only one of its text left in the file on both sides.
+std::vector<long> match_entries(const std::vector<LockEntry>& entries, const std::vector<ReadNumber>& read) {
+  std::vector<long> found(entries.size(), -1);
+  std::vector<bool> taken(read.size(), false);
+  std::map<std::string, std::vector<std::size_t>> by_file;
+  for (std::size_t i = 0; i < read.size(); ++i) by_file[read[i].file].push_back(i);
+  using Key = std::function<std::string(const std::string& before, const std::string& text,
+                                        const std::string& after)>;
+  auto pass = [&](const Key& key) {
+    std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> open;  // (file, key) → reads
+    for (const auto& [file, list] : by_file)
+      for (std::size_t i : list)
+        if (!taken[i]) open[{file, key(read[i].before, read[i].number.text, read[i].after)}].push_back(i);
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+      if (found[e] >= 0) continue;
+      auto it = open.find({entries[e].file, key(entries[e].before, entries[e].text, entries[e].after)});
+      if (it == open.end()) continue;
+      auto& list = it->second;
+      const auto next = std::find_if(list.begin(), list.end(), [&](std::size_t i) { return !taken[i]; });
+      if (next == list.end()) continue;
+      found[e] = static_cast<long>(*next);
+      taken[*next] = true;
+    }
+  };
+  pass([](const auto& b, const auto& t, const auto& a) {
+    return masked(b) + '\x1f' + t + '\x1f' + masked(a);
+  });
+  pass([](const auto& b, const auto&, const auto& a) { return masked(b) + '\x1f' + masked(a); });
+  pass([](const auto& b, const auto& t, const auto&) { return masked(b) + '\x1f' + t + "\x1f<"; });
+  pass([](const auto&, const auto& t, const auto& a) { return "\x1f>" + t + '\x1f' + masked(a); });
+  // The number alone: only when it is the one number of its text left in its file, and the one entry.
+  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> left_read;
+  std::map<std::pair<std::string, std::string>, int> left_lock;
+  for (std::size_t i = 0; i < read.size(); ++i)
+    if (!taken[i]) left_read[{read[i].file, read[i].number.text}].push_back(i);
+  for (std::size_t e = 0; e < entries.size(); ++e)
+    if (found[e] < 0) ++left_lock[{entries[e].file, entries[e].text}];
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    if (found[e] >= 0) continue;
+    const std::pair<std::string, std::string> k{entries[e].file, entries[e].text};
+    const auto it = left_read.find(k);
+    if (left_lock[k] != 1 || it == left_read.end() || it->second.size() != 1) continue;
+    found[e] = static_cast<long>(it->second.front());
+    taken[it->second.front()] = true;
+  }
+  return found;
+}
+
+std::string field_name(const ResultFile& f, const ResultField& x) {
+  return f.name + "#" + x.pointer;
+}
+
+std::string value_text(double v) {
+  return nlohmann::json(v).dump();
+}
+
+// The reason a number the rules leave unchecked is unchecked.
+std::string reason_of(const ReadNumber& r, const BindOutcome& b) {
+  if (!b.candidates.empty()) return "ambiguous";
+  if (r.some_missing) return "cites-missing-result";
+  if (r.number.range) return "range-bound";
+  return "no-field-fits";
+}
+
+struct Settler {
+  CitationsReport& report;
+  ResultFiles& results;
+  const NumbersLock& lock;
+  const SettleOptions& opt;
+  Diagnostics& diags;
+  LockUpdate update;
+
+  std::string lock_ref(const LockEntry& e) const {
+    return lock.path.filename().string() + ":" + std::to_string(e.line);
+  }
+
+  CitationEntry entry(const ReadNumber& r) const {
+    CitationEntry e;
+    e.loc = r.number.loc;
+    e.text = r.number.text;
+    e.number = r.number;
+    return e;
+  }
+
+  // A number held to the field its entry names; false (and an error, unless writing the lock) when
+  // it does not state it.
+  bool check_locked(const ReadNumber& r, const LockEntry& le, CitationEntry& out) {
+    const auto hash = le.field.find('#');
+    const ResultFile* file = results.get(le.field.substr(0, hash));
+    const std::string pointer = le.field.substr(hash + 1);
+    const ResultField* field = nullptr;
+    if (file)
+      for (const auto& f : file->fields)
+        if (f.pointer == pointer) field = &f;
+    out.how = "lock";
+    if (field) out.result = file->path, out.field = field->pointer, out.value = field->raw;
+    if (field && states(r.number, *field)) return true;
+    if (opt.write_lock) return false;
+    std::string why;
+    if (!file)
+      why = "is locked to " + le.field + ", whose file is no longer in the book";
+    else if (!field)
+      why = "is locked to " + le.field + ", which no longer holds a number";
+    else
+      why = "does not state the field it is locked to: " + le.field + " = " + value_text(field->raw) +
+            (le.value && *le.value != field->raw ? " (" + value_text(*le.value) + " when locked)" : "");
+    diags.error(r.number.loc, "`" + r.number.text + "` " + why + " (" + lock_ref(le) +
+                                  "; after an intended change, `check numbers --lock` updates the lock)");
+    report.mismatches.push_back(out);
+    return false;
+  }
+
+  LockEntry fresh_entry(const ReadNumber& r) const {
+    LockEntry e;
+    e.file = r.file;
+    e.before = r.before;
+    e.text = r.number.text;
+    e.after = r.after;
+    return e;
+  }
+
+  // The rules' verdict on a number no lock entry holds (or whose entry is open).
+  void by_rule(const ReadNumber& r, const LockEntry* le, LockEntry* out) {
+    if (!r.citing) return;
+    ++report.citing;
+    BindOutcome b = bind_number(r.number, r.cited);
+    // A cited result the book lacks may hold the value: no disagreement can be certain.
+    if (b.binding == Binding::Mismatch && r.some_missing) b = {};
+    CitationEntry e = entry(r);
+    e.others = b.others;
+    if (b.field) e.result = b.file->path, e.field = b.field->pointer, e.value = b.field->raw;
+    switch (b.binding) {
+      case Binding::Checked:
+        e.how = "rule";
+        if (lock.present && !le) ++report.not_in_lock;
+        if (out) out->field = field_name(*b.file, *b.field), out->value = b.field->raw;
+        report.checked.push_back(std::move(e));
+        return;
+      case Binding::Mismatch:
+        diags.error(r.number.loc, "`" + r.number.text + "` disagrees with the result its text cites: " +
+                                      e.result + " " + e.field + " = " + value_text(e.value) +
+                                      " (no field of that result fits the digits shown)");
+        report.mismatches.push_back(std::move(e));
+        return;
+      case Binding::Unchecked: break;
+    }
+    if (le && !le->waive.empty()) {
+      e.reason = "waived";
+      if (out) out->waive = le->waive;
+      report.waived.push_back(std::move(e));
+      return;
+    }
+    e.reason = reason_of(r, b);
+    if (out) {
+      out->reason = e.reason;
+      for (const auto& [f, x] : b.candidates) out->candidates.push_back(field_name(*f, *x));
+    }
+    if (opt.strict && !opt.write_lock)
+      diags.error(r.number.loc, "`" + r.number.text +
+                                    "` is in text citing a result but checked against none " +
+                                    "of its fields (" + e.reason + "): set its field in numbers.lock, or " +
+                                    "waive it there with a reason (`check numbers --lock` writes the entry)");
+    report.unchecked.push_back(std::move(e));
+  }
+
+  void settle() {
+    const std::vector<long> found = match_entries(lock.entries, report.read);
+    std::vector<const LockEntry*> entry_of(report.read.size(), nullptr);
+    for (std::size_t e = 0; e < found.size(); ++e)
+      if (found[e] >= 0) entry_of[static_cast<std::size_t>(found[e])] = &lock.entries[e];
+    for (std::size_t i = 0; i < report.read.size(); ++i) {
+      const ReadNumber& r = report.read[i];
+      const LockEntry* le = entry_of[i];
+      LockEntry next = fresh_entry(r);
+      LockEntry* out = opt.write_lock ? &next : nullptr;
+      bool kept = r.citing;
+      if (le && !le->field.empty()) {
+        ++report.citing;
+        CitationEntry e = entry(r);
+        if (check_locked(r, *le, e)) {
+          next.field = le->field, next.value = e.value, next.waive = le->waive;
+          report.checked.push_back(std::move(e));
+          kept = true;
+        } else if (opt.write_lock) {
+          --report.citing;
+          by_rule(r, le, out);  // the text changed on purpose: what the rules make of it now
+        }
+      } else {
+        by_rule(r, le, out);
+      }
+      if (opt.write_lock && kept) note(le, next);
+    }
+    for (std::size_t e = 0; e < found.size(); ++e) {
+      if (found[e] >= 0) continue;
+      const LockEntry& le = lock.entries[e];
+      if (opt.write_lock) {
+        ++update.removed;
+        update.changes.push_back("removed " + le.file + ": " + lock_place(le));
+        continue;
+      }
+      diags.error({lock.path, le.line, 1}, "the number `" + le.text + "` locked in " + le.file +
+                                               " is no longer found there (“" + lock_place(le) +
+                                               "”): if it was removed on purpose, `check numbers --lock` "
+                                               "drops its entry");
+    }
+    if (opt.write_lock) pick_from_source();
+  }
+
+  void note(const LockEntry* le, LockEntry next) {
+    if (!le) {
+      ++update.added;
+    } else if (le->field != next.field || le->text != next.text || le->waive != next.waive) {
+      ++update.changed;
+      update.changes.push_back("changed " + next.file + ": " + lock_place(*le) + " " +
+                               (le->field.empty() ? "(open)" : le->field) + " -> " + lock_place(next) + " " +
+                               (next.field.empty() ? "(open: " + next.reason + ")" : next.field));
+    }
+    update.entries.push_back(std::move(next));
+  }
+
+  // A translation's open entry takes the one of its candidates that the source edition's same chapter
+  // locks: the same number in every edition points at the same field.
+  void pick_from_source() {
+    std::map<std::string, std::set<std::string>> source_fields;  // chapter → fields locked in the source
+    std::map<std::string, std::pair<std::string, std::string>> of_file;  // file → (edition, chapter)
+    for (const auto& r : report.read) of_file[r.file] = {r.edition, r.chapter};
+    for (const auto& e : update.entries)
+      if (!e.field.empty() && of_file[e.file].first == opt.source_edition)
+        source_fields[of_file[e.file].second].insert(e.field);
+    for (auto& e : update.entries) {
+      const auto& [edition, chapter] = of_file[e.file];
+      if (!e.field.empty() || e.candidates.empty() || edition == opt.source_edition) continue;
+      std::vector<std::string> in_source;
+      for (const auto& c : e.candidates)
+        if (source_fields[chapter].count(c)) in_source.push_back(c);
+      if (in_source.size() != 1) continue;
+      e.field = in_source.front();
+      e.reason.clear();
+      e.candidates.clear();
+      const auto hash = e.field.find('#');
+      if (const ResultFile* f = results.get(e.field.substr(0, hash)))
+        for (const auto& x : f->fields)
+          if (x.pointer == e.field.substr(hash + 1)) e.value = x.raw;
+    }
+  }
+};
+
+}  // namespace
+
+LockUpdate settle_citations(CitationsReport& report, ResultFiles& results, const NumbersLock& lock,
+                            const SettleOptions& options, Diagnostics& diags) {
+  report.lock_entries = static_cast<int>(lock.entries.size());
+  Settler s{report, results, lock, options, diags, {}};
+  s.settle();
+  // In the order of the book: files, lines, columns (bound literals were read before the rest).
+  auto by_place = [](const CitationEntry& a, const CitationEntry& b) {
+    return std::tie(a.loc.path, a.loc.line, a.loc.col) < std::tie(b.loc.path, b.loc.line, b.loc.col);
+  };
+  for (auto* list : {&report.checked, &report.unchecked, &report.mismatches, &report.waived})
+    std::stable_sort(list->begin(), list->end(), by_place);
+  return std::move(s.update);
+}
+
+}  // namespace bb::check
