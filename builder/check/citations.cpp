@@ -224,13 +224,13 @@ std::string fold(std::string_view s) {
   return out;
 }
 
-// The text before `at` in its sentence or table cell, at most kContext code points.
+// The text before `at`, at most kContext code points (in a table row, the cells before it: a cell alone
+// is often only its number).
 std::string context_before(const std::string& text, std::size_t at) {
   std::size_t start = at, count = 0;
   while (start > 0 && count < kContext) {
     std::size_t p = start - 1;
     while (p > 0 && (static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) --p;
-    if (text[p] == '|') break;  // the cell before is another's
     start = p;
     ++count;
   }
@@ -239,10 +239,10 @@ std::string context_before(const std::string& text, std::size_t at) {
   return out;
 }
 
-// The text from `from` on in its sentence or table cell, at most kContext code points.
+// The text from `from` on, at most kContext code points.
 std::string context_after(const std::string& text, std::size_t from) {
   std::size_t end = from, count = 0;
-  while (end < text.size() && count < kContext && text[end] != '|') {
+  while (end < text.size() && count < kContext) {
     std::size_t len = 1;
     while (end + len < text.size() && (static_cast<unsigned char>(text[end + len]) & 0xC0) == 0x80) ++len;
     end += len;

@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
+
+#include "text/unicode.hpp"
 
 namespace bb::check {
 
@@ -21,25 +24,89 @@ std::string masked(const std::string& s) {
   return out;
 }
 
-// Which read number each entry of the lock stands for (-1: none), matched per file in four passes,
-// each on what the one before left: the number and its context both sides; the context both sides
-// (the number was changed); the number and one side (the other was edited); the number alone, when it
-// is the only one of its text left in the file on both sides.
+// The letters in `s` (of any script): what tells one context from another ("权重 | " names a table
+// row; "# | " names nothing).
+std::size_t letters(const std::string& s) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t len = 1;
+    n += text::is_letter(text::decode_utf8(s, i, len)) ? 1 : 0;
+    i += len;
+  }
+  return n;
+}
+
+// The pairs of code points of a context (both sides, digits masked), for a likeness of two contexts.
+std::multiset<std::string> pairs_of(const std::string& before, const std::string& after) {
+  const std::string s = masked(before) + '\x1f' + masked(after);
+  std::vector<std::string> cps;
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = 1;
+    while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
+    cps.push_back(s.substr(i, n));
+    i += n;
+  }
+  std::multiset<std::string> out;
+  for (std::size_t i = 0; i + 1 < cps.size(); ++i) out.insert(cps[i] + cps[i + 1]);
+  return out;
+}
+
+// How alike two contexts are: the share of their pairs of code points in common (Dice), 0 to 1.
+double likeness(const std::multiset<std::string>& a, const std::multiset<std::string>& b) {
+  if (a.empty() || b.empty()) return 0;
+  std::vector<std::string> common;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
+  return 2.0 * static_cast<double>(common.size()) / static_cast<double>(a.size() + b.size());
+}
+
+// The last pass: an entry still unmatched takes the number of the same digits, in the same file, whose
+// context is most like its own — words were added or removed right next to it — when that context is
+// alike enough and no other number of those digits is as alike.
+void near_matches(const std::vector<LockEntry>& entries, const std::vector<ReadNumber>& read,
+                  std::vector<long>& found, std::vector<bool>& taken) {
+  constexpr double kAlike = 0.4;
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    if (found[e] >= 0) continue;
+    const auto mine = pairs_of(entries[e].before, entries[e].after);
+    double best = 0, second = 0;
+    long at = -1;
+    for (std::size_t i = 0; i < read.size(); ++i) {
+      if (taken[i] || read[i].file != entries[e].file || read[i].number.text != entries[e].text) continue;
+      const double l = likeness(mine, pairs_of(read[i].before, read[i].after));
+      if (l > best) {
+        second = best, best = l, at = static_cast<long>(i);
+      } else if (l > second) {
+        second = l;
+      }
+    }
+    if (at < 0 || best < kAlike || second >= best) continue;
+    found[e] = at;
+    taken[static_cast<std::size_t>(at)] = true;
+  }
+}
+
+// Which read number each entry of the lock stands for (-1: none), matched per file in passes, each on
+// what the ones before left: the number and its context as they were; the same with the digits of the
+// context masked (a neighbour's digits changed); the context both sides, masked (the number itself was
+// changed); the number and one side, when that side says enough (the other was edited); the number
+// in the most alike context (near_matches). A number whose sentence was rewritten around it is not
+// found: its entry is an error until `--lock` is run again, never bound to a number elsewhere.
 std::vector<long> match_entries(const std::vector<LockEntry>& entries, const std::vector<ReadNumber>& read) {
   std::vector<long> found(entries.size(), -1);
   std::vector<bool> taken(read.size(), false);
-  std::map<std::string, std::vector<std::size_t>> by_file;
-  for (std::size_t i = 0; i < read.size(); ++i) by_file[read[i].file].push_back(i);
   using Key = std::function<std::string(const std::string& before, const std::string& text,
                                         const std::string& after)>;
   auto pass = [&](const Key& key) {
     std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> open;  // (file, key) → reads
-    for (const auto& [file, list] : by_file)
-      for (std::size_t i : list)
-        if (!taken[i]) open[{file, key(read[i].before, read[i].number.text, read[i].after)}].push_back(i);
+    for (std::size_t i = 0; i < read.size(); ++i) {
+      if (taken[i]) continue;
+      std::string k = key(read[i].before, read[i].number.text, read[i].after);
+      if (!k.empty()) open[{read[i].file, std::move(k)}].push_back(i);
+    }
     for (std::size_t e = 0; e < entries.size(); ++e) {
       if (found[e] >= 0) continue;
-      auto it = open.find({entries[e].file, key(entries[e].before, entries[e].text, entries[e].after)});
+      const std::string k = key(entries[e].before, entries[e].text, entries[e].after);
+      auto it = k.empty() ? open.end() : open.find({entries[e].file, k});
       if (it == open.end()) continue;
       auto& list = it->second;
       const auto next = std::find_if(list.begin(), list.end(), [&](std::size_t i) { return !taken[i]; });
@@ -48,27 +115,22 @@ std::vector<long> match_entries(const std::vector<LockEntry>& entries, const std
       taken[*next] = true;
     }
   };
-  pass([](const auto& b, const auto& t, const auto& a) {
-    return masked(b) + '\x1f' + t + '\x1f' + masked(a);
+  const char sep = '\x1f';
+  pass([&](const auto& b, const auto& t, const auto& a) { return b + sep + t + sep + a; });
+  pass([&](const auto& b, const auto& t, const auto& a) { return masked(b) + sep + t + sep + masked(a); });
+  // What is left after the context as it was: only numbers in citing text (those the lock is made of)
+  // may take an entry, never a number elsewhere that merely has the same digits.
+  for (std::size_t i = 0; i < read.size(); ++i) taken[i] = taken[i] || !read[i].citing;
+  pass([&](const auto& b, const auto&, const auto& a) {
+    return letters(b) + letters(a) < 2 ? std::string() : masked(b) + sep + masked(a);
   });
-  pass([](const auto& b, const auto&, const auto& a) { return masked(b) + '\x1f' + masked(a); });
-  pass([](const auto& b, const auto& t, const auto&) { return masked(b) + '\x1f' + t + "\x1f<"; });
-  pass([](const auto&, const auto& t, const auto& a) { return "\x1f>" + t + '\x1f' + masked(a); });
-  // The number alone: only when it is the one number of its text left in its file, and the one entry.
-  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> left_read;
-  std::map<std::pair<std::string, std::string>, int> left_lock;
-  for (std::size_t i = 0; i < read.size(); ++i)
-    if (!taken[i]) left_read[{read[i].file, read[i].number.text}].push_back(i);
-  for (std::size_t e = 0; e < entries.size(); ++e)
-    if (found[e] < 0) ++left_lock[{entries[e].file, entries[e].text}];
-  for (std::size_t e = 0; e < entries.size(); ++e) {
-    if (found[e] >= 0) continue;
-    const std::pair<std::string, std::string> k{entries[e].file, entries[e].text};
-    const auto it = left_read.find(k);
-    if (left_lock[k] != 1 || it == left_read.end() || it->second.size() != 1) continue;
-    found[e] = static_cast<long>(it->second.front());
-    taken[it->second.front()] = true;
-  }
+  pass([&](const auto& b, const auto& t, const auto&) {
+    return letters(b) < 3 ? std::string() : masked(b) + sep + t + sep + '<';
+  });
+  pass([&](const auto&, const auto& t, const auto& a) {
+    return letters(a) < 3 ? std::string() : std::string(1, '>') + sep + t + sep + masked(a);
+  });
+  near_matches(entries, read, found, taken);
   return found;
 }
 
@@ -222,6 +284,14 @@ struct Settler {
       if (opt.write_lock) {
         ++update.removed;
         update.changes.push_back("removed " + le.file + ": " + lock_place(le));
+        continue;
+      }
+      // An open entry locks nothing; a waiver that lost its number is a person's decision gone.
+      if (le.field.empty()) {
+        if (!le.waive.empty())
+          diags.warning({lock.path, le.line, 1}, "the waived number `" + le.text + "` in " + le.file +
+                                                     " is no longer found there (“" + lock_place(le) +
+                                                     "”): `check numbers --lock` drops its entry");
         continue;
       }
       diags.error({lock.path, le.line, 1}, "the number `" + le.text + "` locked in " + le.file +

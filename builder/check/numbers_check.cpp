@@ -11,6 +11,7 @@
 #include <set>
 #include <tuple>
 
+#include "calc/scenario_file.hpp"
 #include "check/parity.hpp"
 #include "filters/number_format.hpp"
 #include "inputs/file_io.hpp"
@@ -307,6 +308,7 @@ NumbersCheck::NumbersCheck(const book::Book& book, bool strict, Diagnostics& dia
   Diagnostics::Scope scope(diags, "numbers");
   words_ = load_audit_words(book.config.calculations, diags);
   lock_ = read_numbers_lock(book.config.root, diags);
+  own_scenarios_ = calc::read_scenario_file(book.config.calculations).form == calc::ScenarioForm::Scenarios;
   root_ = book.config.root;
 }
 
@@ -317,10 +319,6 @@ void NumbersCheck::add_edition(const book::EditionBook& eb, Diagnostics& diags) 
     numbered_[{eb.edition.id, ch.key}] = numbered_elements(ch.root);
     auto audit = audit_chapter(ch, eb.edition, words_);
     check_citations(ch, eb.edition, result_files_, report_.citations, diags, root_);
-    for (const auto& u : audit.unbound) {
-      if (strict_)
-        diags.error(u.loc, "number with a unit `" + u.text + "` is neither computed nor bound to a result");
-    }
     for (const auto& at : audit.contradictions)
       diags.error(at, "a number cannot be both bound (calc=) and marked typed (.typed): choose one");
     for (const auto& at : audit.empty_marks)
@@ -336,6 +334,17 @@ NumbersReport NumbersCheck::finish(const book::Book& book, const filters::Resolu
   NumbersReport report = std::move(report_);
   SettleOptions options{strict_, write_lock_, book.config.source_edition};
   report.lock = settle_citations(report.citations, result_files_, lock_, options, diags);
+  // --strict: in a book that computes its numbers (scenarios of bookbuild's own form), a number with a
+  // unit must be computed or bound; one in text citing a result is the citation check's (checked,
+  // waived or an error there). A book of the real book's form is held to its citations alone.
+  if (strict_ && own_scenarios_) {
+    std::set<std::tuple<std::string, int, int>> citing;
+    for (const auto& r : report.citations.read)
+      if (r.citing) citing.insert({r.number.loc.path.string(), r.number.loc.line, r.number.loc.col});
+    for (const auto& u : report.unbound)
+      if (!citing.count({u.loc.path.string(), u.loc.line, u.loc.col}))
+        diags.error(u.loc, "number with a unit `" + u.text + "` is neither computed nor bound to a result");
+  }
   if (write_lock_) {
     const std::string text = numbers_lock_text(report.lock.entries);
     if (!inputs::write_atomic(lock_.path, text))

@@ -84,6 +84,7 @@ class NumbersCheck {
  private:
   bool strict_;
   bool write_lock_ = false;
+  bool own_scenarios_ = false;  // the book computes its numbers (scenarios of bookbuild's own form)
   calc::Engine* engine_;
   NumbersLock lock_;
   std::filesystem::path root_;
