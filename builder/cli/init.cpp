@@ -1,6 +1,8 @@
 // `bookbuild init [DIR] [--language L]`: a new book from templates/init/ (common/, then L/) that
 // builds and passes `check` as it is: the scenario's results are computed once the files are written.
 // Writes nothing when any file it would write already exists.
+// `bookbuild init --workflow [--force]`: only the book workflow, into an existing book (one with a
+// book.toml or the real book's layout), filled from its editions, download names and [publish].
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -9,9 +11,13 @@
 #include <map>
 #include <sstream>
 
+#include "book/config.hpp"
 #include "calc/error.hpp"
 #include "calc/reproduce.hpp"
 #include "cli/commands.hpp"
+#include "commit.hpp"  // generated: BOOKBUILD_COMMIT_FULL
+#include "output/staging.hpp"
+#include "publish/workflow.hpp"
 #include "writers/template.hpp"
 
 namespace bb::cli {
@@ -23,7 +29,11 @@ namespace {
 struct InitCommand {
   std::string dir;
   std::string language = "en";
+  bool workflow = false;  // only .github/workflows/book.yml, into an existing book
+  bool force = false;     // --workflow: replace the one there
 };
+
+const fs::path kWorkflow = fs::path(".github") / "workflows" / "book.yml";
 
 fs::path scaffolds() {
   return writers::data_dir() / "templates" / "init";
@@ -49,20 +59,40 @@ std::map<fs::path, fs::path> scaffold_files(const std::string& language) {
   return files;
 }
 
-// The book workflow (.github/workflows/book.yml) installs the bookbuild that wrote it: its version
-// fills in `@BOOKBUILD_VERSION@`, so that a book's CI builds with the tool it was started with.
-void write_versioned(const fs::path& from, const fs::path& to) {
-  std::ifstream in(from, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  const std::string mark = "@BOOKBUILD_VERSION@";
-  for (std::size_t at; (at = text.find(mark)) != std::string::npos;)
-    text.replace(at, mark.size(), BOOKBUILD_VERSION);
-  std::ofstream(to, std::ios::binary) << text;
+// The book workflow of the book at `root`, from templates/workflow/book.yml: written (replacing one
+// only when `force`), or every problem printed. Returns the exit code.
+int write_workflow(const fs::path& root, bool force, bool quiet) {
+  Diagnostics diags;
+  const fs::path target = root / kWorkflow;
+  const bool exists = !force && fs::exists(target);
+  if (exists) diags.error({target, 0, 0}, "already exists; `init --workflow --force` replaces it");
+  auto cfg = book::load_config(root, diags);
+  std::optional<publish::Settings> settings;
+  if (cfg) settings = publish::read_settings(*cfg, BOOKBUILD_COMMIT_FULL, diags);
+  if (diags.has_errors() || !settings) {
+    diags.print(std::cerr, root);
+    diags.print_summary(std::cerr);
+    return exists ? 2 : 1;
+  }
+  const fs::path tmpl = writers::data_dir() / "templates" / "workflow" / "book.yml";
+  std::ifstream in(tmpl, std::ios::binary);
+  if (!in) throw FatalError(tmpl.string() + ": error: cannot read the workflow template", 2);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string workflow =
+      publish::book_workflow(*cfg, *settings, text.str(), tmpl.string(), BOOKBUILD_VERSION);
+  diags.print(std::cerr, root);  // warnings
+  fs::create_directories(target.parent_path());
+  output::write_file_atomic(target, workflow);
+  if (!quiet) std::cout << "Wrote " << target.string() << '\n';
+  return 0;
 }
 
 int run(const InitCommand& opt, const Context& ctx) {
+  if (opt.workflow) {
+    const fs::path root = opt.dir.empty() ? ctx.global.book_dir : fs::path(opt.dir);
+    return write_workflow(fs::absolute(root).lexically_normal(), opt.force, ctx.global.quiet);
+  }
   auto langs = languages();
   if (std::find(langs.begin(), langs.end(), opt.language) == langs.end()) {
     std::string list;
@@ -76,8 +106,8 @@ int run(const InitCommand& opt, const Context& ctx) {
   std::vector<fs::path> existing;
   for (const auto& [rel, src] : files)
     if (fs::exists(target / rel)) existing.push_back(target / rel);
-  if (fs::exists(target / "calculations" / "results"))
-    existing.push_back(target / "calculations" / "results");
+  for (const fs::path& rel : {fs::path("calculations") / "results", kWorkflow})
+    if (fs::exists(target / rel)) existing.push_back(target / rel);
   if (!existing.empty()) {
     for (const auto& p : existing)
       std::cerr << p.string() << ": error: already exists; `init` writes nothing\n";
@@ -85,10 +115,7 @@ int run(const InitCommand& opt, const Context& ctx) {
   }
   for (const auto& [rel, src] : files) {
     fs::create_directories((target / rel).parent_path());
-    if (rel.extension() == ".yml")
-      write_versioned(src, target / rel);
-    else
-      fs::copy_file(src, target / rel);
+    fs::copy_file(src, target / rel);
   }
   // The scenario's results and manifest, computed by this build's calc library (as `bookbuild calc
   // reproduce --write` does), so that `check` finds them current.
@@ -98,6 +125,8 @@ int run(const InitCommand& opt, const Context& ctx) {
     std::cerr << (target / "calculations").string() << ": error: " << e.what() << "\n";
     return 1;
   }
+  // The workflow last, from the book just written (as `init --workflow` does in an existing book).
+  if (int code = write_workflow(target, false, true); code != 0) return code;
   if (!ctx.global.quiet) {
     std::cout << "Created a new book in " << target.string() << " (" << files.size() << " files). Next:\n"
               << "  cd " << target.string() << "\n"
@@ -111,7 +140,9 @@ int run(const InitCommand& opt, const Context& ctx) {
 
 void define_init_command(CLI::App* sub, Context& ctx) {
   auto opt = std::make_shared<InitCommand>();
-  sub->add_option("dir", opt->dir, "Folder of the new book; created if missing (default: the current folder)")
+  sub->add_option("dir", opt->dir,
+                  "Folder of the new book; created if missing (default: the current folder; with --workflow: "
+                  "the book)")
       ->type_name("DIR");
   sub->add_option(
          "--language", opt->language,
@@ -123,6 +154,10 @@ void define_init_command(CLI::App* sub, Context& ctx) {
              }() +
              " (default: en)")
       ->type_name("LANG");
+  sub->add_flag("--workflow", opt->workflow,
+                "Write only the book workflow (.github/workflows/book.yml) into an existing book (DIR, or "
+                "--book), filled from its editions, download names and [publish]");
+  sub->add_flag("--force", opt->force, "--workflow: replace the workflow the book has");
   sub->callback([&ctx, opt] { ctx.exit_code = run(*opt, ctx); });
 }
 
