@@ -134,6 +134,34 @@ Rational Rational::of_double(double v) {
   return reduce(mant, static_cast<__int128>(1) << -exp);
 }
 
+Rational Rational::ratio(__int128 n, __int128 d) {
+  return reduce(n, d);
+}
+
+std::string int128_string(__int128 v) {
+  if (v == 0) return "0";
+  bool negative = v < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string digits;
+  for (; u != 0; u /= 10) digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+  return negative ? "-" + digits : digits;
+}
+
+std::string Rational::to_string() const {
+  return den == 1 ? int128_string(num) : int128_string(num) + "/" + int128_string(den);
+}
+
+Rational operator+(Rational a, Rational b) {
+  __int128 sum;
+  if (__builtin_add_overflow(mul128(a.num, b.den), mul128(b.num, a.den), &sum))
+    throw Error("rational arithmetic overflow");
+  return reduce(sum, mul128(a.den, b.den));
+}
+
+Rational operator-(Rational a, Rational b) {
+  return a + Rational{-b.num, b.den};
+}
+
 Rational operator*(Rational a, Rational b) {
   __int128 g1 = gcd128(a.num, b.den), g2 = gcd128(b.num, a.den);
   if (g1 == 0) g1 = 1;
