@@ -174,8 +174,28 @@ Rational operator/(Rational a, Rational b) {
   return a * reduce(b.den, b.num);
 }
 
+namespace {
+// n1/d1 < n2/d2 for n >= 0, d > 0, by continued fractions: no product is formed, so nothing overflows.
+bool less_non_negative(__int128 n1, __int128 d1, __int128 n2, __int128 d2) {
+  for (;;) {
+    const __int128 q1 = n1 / d1, q2 = n2 / d2;
+    if (q1 != q2) return q1 < q2;
+    const __int128 r1 = n1 % d1, r2 = n2 % d2;
+    if (r1 == 0 || r2 == 0) return r1 == 0 && r2 != 0;
+    // r1/d1 < r2/d2  <=>  d2/r2 < d1/r1
+    const __int128 next_n1 = d2, next_d1 = r2, next_n2 = d1, next_d2 = r1;
+    n1 = next_n1;
+    d1 = next_d1;
+    n2 = next_n2;
+    d2 = next_d2;
+  }
+}
+}  // namespace
+
 bool operator<(Rational a, Rational b) {
-  return mul128(a.num, b.den) < mul128(b.num, a.den);
+  if ((a.num < 0) != (b.num < 0)) return a.num < 0;
+  if (a.num < 0) return less_non_negative(-b.num, b.den, -a.num, a.den);
+  return less_non_negative(a.num, a.den, b.num, b.den);
 }
 
 Int ceil(Rational a) {
