@@ -91,6 +91,9 @@ Json attention_input_document(const Data& data, const AttentionInputScenario& in
     throw Error("tile_m and tile_n must not exceed the model's max_position_embeddings (" +
                 std::to_string(dims.max_positions.value()) + ")");
   const Int count = d / in.tile_k;
+  // Every chunk is listed for 9 schedules: a bound keeps a hostile config from exhausting memory.
+  if (count > 4096)
+    throw Error("head_dim / tile_k is " + std::to_string(count.value()) + " chunks; at most 4096");
   const Int slot_bytes = Int(2) * (in.tile_m + in.tile_n) * in.tile_k;  // BF16 Q and K chunk
   const Int chunk_flops = Int(2) * in.tile_m * in.tile_n * in.tile_k;
   const Int load = ticks(slot_bytes, in.input_bytes_per_tick);

@@ -60,8 +60,8 @@ Json matrix_vector_document(const Data& data, const MatrixVectorScenario& in) {
     const Int qk = Int(2) * R * L * d;
     const Int scalar = Int(3) * R * L - R;  // scale, subtract, sum
     const Int comparisons = R * (L - 1), exp = R * L, division = R * L;
-    Int masked = 0;
-    for (Int row = i * R; row < (i + 1) * R; row += 1) masked += L - row - 1;
+    // Entries above the diagonal in rows iR .. iR+R-1: the sum of L - row - 1 over those rows.
+    const Int masked = R * (L - 1) - R * (Int(2) * i * R + R - 1) / 2;
     std::vector<std::string> deps;
     if (i >= in.slots) deps.push_back("g" + std::to_string((i - in.slots).value()) + ".pv");
     if (i > 0) deps.push_back("g" + std::to_string((i - 1).value()) + ".qk");

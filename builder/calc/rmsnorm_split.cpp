@@ -13,9 +13,13 @@
 namespace bb::calc {
 namespace {
 
+// The partitions are listed one by one: a bound keeps a hostile scenario from exhausting memory.
+constexpr std::int64_t kMaxSplits = 1 << 16;
+
 // Widths of `splits` contiguous partitions of `width`, the first `width % splits` one element wider.
 std::vector<Int> partitions(Int width, Int splits) {
   if (splits > width) throw Error("splits must not exceed the width: no empty reduction partitions");
+  if (splits > kMaxSplits) throw Error("at most " + std::to_string(kMaxSplits) + " splits");
   std::vector<Int> out;
   const Int q = width / splits, r = width % splits;
   for (Int i = 0; i < splits; i += 1) out.push_back(q + (i < r ? 1 : 0));

@@ -2,71 +2,85 @@
 // calculations/src/infra_calc/topics/request_dag.py `schedule` (bojieli/ai-infra-book).
 #include "calc/task_dag.hpp"
 
+#include <limits>
 #include <map>
 #include <set>
 
 #include "calc/error.hpp"
 
 namespace bb::calc {
+namespace {
+constexpr size_t kNone = std::numeric_limits<size_t>::max();
+}  // namespace
 
 DagSchedule schedule_dag(const std::vector<DagTask>& tasks) {
+  // Ids, deps and resources as indices once, so that each round of the scan is cheap.
   std::map<std::string, size_t> index_of;
+  std::map<std::string, size_t> resource_index;
+  std::vector<std::vector<size_t>> deps(tasks.size());
+  std::vector<size_t> resource(tasks.size(), kNone);
   for (size_t i = 0; i < tasks.size(); ++i) {
     if (tasks[i].id.empty() || !index_of.emplace(tasks[i].id, i).second)
       throw Error("task ids must be unique and nonempty ('" + tasks[i].id + "')");
     if (tasks[i].duration < 0) throw Error("task " + tasks[i].id + ": duration must be nonnegative");
+    if (tasks[i].resource)
+      resource[i] = resource_index.emplace(*tasks[i].resource, resource_index.size()).first->second;
   }
-  for (const auto& t : tasks)
-    for (const auto& d : t.deps)
-      if (!index_of.count(d)) throw Error("task " + t.id + " depends on unknown task " + d);
+  for (size_t i = 0; i < tasks.size(); ++i)
+    for (const auto& d : tasks[i].deps) {
+      auto it = index_of.find(d);
+      if (it == index_of.end()) throw Error("task " + tasks[i].id + " depends on unknown task " + d);
+      deps[i].push_back(it->second);
+    }
 
   DagSchedule out;
   std::vector<size_t> pending(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) pending[i] = i;
-  std::map<std::string, size_t> done;  // id -> position in out.tasks
-  std::map<std::string, std::string> resource_last;
+  std::vector<size_t> done(tasks.size(), kNone);  // task -> position in out.tasks
+  std::vector<size_t> resource_last(resource_index.size(), kNone);
   while (!pending.empty()) {
-    bool found = false;
-    size_t best_pos = 0;
+    size_t best_pos = kNone, best_pred = kNone;
     Int best_start = 0;
-    std::optional<std::string> best_pred;
-    std::vector<std::string> best_preds;
     for (size_t pos = 0; pos < pending.size(); ++pos) {
-      const DagTask& t = tasks[pending[pos]];
+      const size_t t = pending[pos];
       bool ready = true;
-      for (const auto& d : t.deps) ready = ready && done.count(d);
+      for (size_t d : deps[t]) ready = ready && done[d] != kNone;
       if (!ready) continue;
-      std::vector<std::string> preds = t.deps;
-      if (t.resource)
-        if (auto it = resource_last.find(*t.resource); it != resource_last.end()) preds.push_back(it->second);
-      // The first predecessor with the latest end (Python's max keeps the first of equals).
-      std::optional<std::string> pred;
+      // The first predecessor with the latest end (Python's max keeps the first of equals): the deps,
+      // then the resource's previous task.
+      size_t pred = kNone;
       Int start = 0;
-      for (const auto& p : preds) {
-        Int end = out.tasks[done.at(p)].end;
-        if (!pred || start < end) {
+      auto consider = [&](size_t p) {
+        const Int end = out.tasks[done[p]].end;
+        if (pred == kNone || start < end) {
           pred = p;
           start = end;
         }
-      }
+      };
+      for (size_t d : deps[t]) consider(d);
+      if (resource[t] != kNone && resource_last[resource[t]] != kNone) consider(resource_last[resource[t]]);
       // Earliest start first; among equal starts the first pending in input order.
-      if (!found || start < best_start) {
-        found = true;
+      if (best_pos == kNone || start < best_start) {
         best_pos = pos;
         best_start = start;
         best_pred = pred;
-        best_preds = std::move(preds);
       }
     }
-    if (!found) throw Error("the tasks' dependencies form a cycle");
-    const DagTask& t = tasks[pending[best_pos]];
-    ScheduledTask row{t.id, t.resource, best_start, best_start + t.duration, t.duration, best_pred, {}};
-    std::set<std::string> seen;
-    for (const auto& p : best_preds)
-      if (seen.insert(p).second) row.scheduled_predecessors.push_back(p);
-    done[t.id] = out.tasks.size();
+    if (best_pos == kNone) throw Error("the tasks' dependencies form a cycle");
+    const size_t t = pending[best_pos];
+    ScheduledTask row{
+        tasks[t].id, tasks[t].resource, best_start, best_start + tasks[t].duration, tasks[t].duration, {},
+        {}};
+    if (best_pred != kNone) row.critical_predecessor = tasks[best_pred].id;
+    std::set<size_t> seen;
+    for (size_t d : deps[t])
+      if (seen.insert(d).second) row.scheduled_predecessors.push_back(tasks[d].id);
+    if (resource[t] != kNone && resource_last[resource[t]] != kNone &&
+        seen.insert(resource_last[resource[t]]).second)
+      row.scheduled_predecessors.push_back(tasks[resource_last[resource[t]]].id);
+    done[t] = out.tasks.size();
     out.tasks.push_back(std::move(row));
-    if (t.resource) resource_last[*t.resource] = t.id;
+    if (resource[t] != kNone) resource_last[resource[t]] = t;
     pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(best_pos));
   }
   // The first task (in schedule order) with the latest end closes the critical path.
@@ -78,7 +92,7 @@ DagSchedule schedule_dag(const std::vector<DagTask>& tasks) {
   out.finish = terminal->end;
   for (const ScheduledTask* cur = terminal; cur;) {
     out.critical_path.insert(out.critical_path.begin(), cur->id);
-    cur = cur->critical_predecessor ? &out.tasks[done.at(*cur->critical_predecessor)] : nullptr;
+    cur = cur->critical_predecessor ? &out.tasks[done[index_of.at(*cur->critical_predecessor)]] : nullptr;
   }
   return out;
 }

@@ -274,3 +274,41 @@ TEST(PortedInvariant, FractionsCompareWithoutOverflow) {
   for (const char* bad : {"", "x", "1/0", "1.5/2", "1e", "--1"})
     EXPECT_THROW(bb::calc::parse_fraction(bad, "x"), bb::calc::Error) << bad;
 }
+
+// A result is untrusted: sizes that would list billions of partitions, tiles or groups are refused with
+// a message instead of exhausting memory or time.
+TEST(PortedBadInput, HostileSizesAreRefused) {
+  auto refused = [](auto make) {
+    try {
+      make();
+    } catch (const bb::calc::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  bb::calc::RmsnormSplitScenario rms;
+  rms.width_multiplier = 1'000'000;
+  rms.splits = 1'000'000'000;
+  EXPECT_NE(refused([&] { bb::calc::rmsnorm_split_document(calc_test::data(), rms); }).find("at most"),
+            std::string::npos);
+  bb::calc::PersistentTasksScenario tasks;
+  tasks.tokens = 40960;
+  tasks.tile_rows = 1;
+  EXPECT_EQ(refused([&] { bb::calc::persistent_tasks_document(calc_test::data(), tasks); }), "(accepted)");
+  tasks.tokens = 40961;
+  EXPECT_NE(
+      refused([&] { bb::calc::persistent_tasks_document(calc_test::data(), tasks); }).find("max_position"),
+      std::string::npos);
+  bb::calc::MatrixVectorScenario handoff;
+  handoff.length = 40960;
+  handoff.group_rows = 1;
+  EXPECT_NE(
+      refused([&] { bb::calc::matrix_vector_document(calc_test::data(), handoff); }).find("at most 1024"),
+      std::string::npos);
+  handoff.group_rows = 40;  // 1024 groups: the largest accepted
+  EXPECT_EQ(refused([&] { bb::calc::matrix_vector_document(calc_test::data(), handoff); }), "(accepted)");
+  bb::calc::AttentionInputScenario attention;
+  attention.tile_k = 3;
+  EXPECT_NE(refused([&] { bb::calc::attention_input_document(calc_test::data(), attention); }).find("divide"),
+            std::string::npos);
+}
