@@ -1,7 +1,6 @@
-// `qwen-rmsnorm-split-reduction` (see rmsnorm_split.hpp). Ported from the real book's topic module of
-// that calculation under calculations/src/infra_calc/topics/ (bojieli/ai-infra-book; "One-row RMSNorm
-// versus three-pass split reduction at an explicit interface"): BF16 input, gamma and output, FP32
-// partials and inverse, the remainder of an uneven split on the first partitions.
+// `qwen-rmsnorm-split-reduction` (see rmsnorm_split.hpp). Ported from the real book's
+// calculations/src/infra_calc/topics/row_reduction.py (bojieli/ai-infra-book): BF16 input, gamma and
+// output, FP32 partials and inverse, the remainder of an uneven split on the first partitions.
 #include "calc/rmsnorm_split.hpp"
 
 #include <vector>
