@@ -83,7 +83,7 @@ Json persistent_tasks_document(const Data& data, const PersistentTasksScenario& 
                 std::to_string(dims.max_positions.value()) + ")");
   const Int h = dims.hidden, f = dims.intermediate, T = in.tokens;
   // Every tile is listed: a bound keeps a hostile scenario from exhausting memory.
-  if (ceil_div(T, in.tile_rows) > 65536) throw Error("tokens / tile_rows gives more than 65536 tiles");
+  if (ceil_div(T, in.tile_rows) > 16384) throw Error("tokens / tile_rows gives more than 16384 tiles");
   const Rational launch = Rational::of(in.host_launch_ns);
   const Rational task_cost = Rational::of(in.task_dispatch_ns + in.event_publish_ns);
   const Rational matrix_total = nanoseconds(Int(2) * T * h * f, in.matrix_flops_per_second);

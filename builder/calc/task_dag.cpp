@@ -2,6 +2,7 @@
 // calculations/src/infra_calc/topics/request_dag.py `schedule` (bojieli/ai-infra-book).
 #include "calc/task_dag.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <set>
@@ -33,19 +34,23 @@ DagSchedule schedule_dag(const std::vector<DagTask>& tasks) {
       deps[i].push_back(it->second);
     }
 
+  // Tasks whose deps are all done, in input order; only they can start (Python scans every pending
+  // task and skips the rest, which is the same choice at quadratic cost).
+  std::vector<size_t> waiting(tasks.size()), ready;
+  std::vector<std::vector<size_t>> dependents(tasks.size());
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    for (size_t d : deps[i]) dependents[d].push_back(i);
+    waiting[i] = deps[i].size();
+    if (waiting[i] == 0) ready.push_back(i);
+  }
   DagSchedule out;
-  std::vector<size_t> pending(tasks.size());
-  for (size_t i = 0; i < tasks.size(); ++i) pending[i] = i;
   std::vector<size_t> done(tasks.size(), kNone);  // task -> position in out.tasks
   std::vector<size_t> resource_last(resource_index.size(), kNone);
-  while (!pending.empty()) {
+  while (!ready.empty()) {
     size_t best_pos = kNone, best_pred = kNone;
     Int best_start = 0;
-    for (size_t pos = 0; pos < pending.size(); ++pos) {
-      const size_t t = pending[pos];
-      bool ready = true;
-      for (size_t d : deps[t]) ready = ready && done[d] != kNone;
-      if (!ready) continue;
+    for (size_t pos = 0; pos < ready.size(); ++pos) {
+      const size_t t = ready[pos];
       // The first predecessor with the latest end (Python's max keeps the first of equals): the deps,
       // then the resource's previous task.
       size_t pred = kNone;
@@ -59,15 +64,15 @@ DagSchedule schedule_dag(const std::vector<DagTask>& tasks) {
       };
       for (size_t d : deps[t]) consider(d);
       if (resource[t] != kNone && resource_last[resource[t]] != kNone) consider(resource_last[resource[t]]);
-      // Earliest start first; among equal starts the first pending in input order.
+      // Earliest start first; among equal starts the first in input order.
       if (best_pos == kNone || start < best_start) {
         best_pos = pos;
         best_start = start;
         best_pred = pred;
       }
     }
-    if (best_pos == kNone) throw Error("the tasks' dependencies form a cycle");
-    const size_t t = pending[best_pos];
+    const size_t t = ready[best_pos];
+    ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(best_pos));
     ScheduledTask row{
         tasks[t].id, tasks[t].resource, best_start, best_start + tasks[t].duration, tasks[t].duration, {},
         {}};
@@ -81,8 +86,10 @@ DagSchedule schedule_dag(const std::vector<DagTask>& tasks) {
     done[t] = out.tasks.size();
     out.tasks.push_back(std::move(row));
     if (resource[t] != kNone) resource_last[resource[t]] = t;
-    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(best_pos));
+    for (size_t next : dependents[t])
+      if (--waiting[next] == 0) ready.insert(std::lower_bound(ready.begin(), ready.end(), next), next);
   }
+  if (out.tasks.size() != tasks.size()) throw Error("the tasks' dependencies form a cycle");
   // The first task (in schedule order) with the latest end closes the critical path.
   const ScheduledTask* terminal = nullptr;
   for (const auto& r : out.tasks)

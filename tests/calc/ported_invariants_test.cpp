@@ -292,8 +292,12 @@ TEST(PortedBadInput, HostileSizesAreRefused) {
   EXPECT_NE(refused([&] { bb::calc::rmsnorm_split_document(calc_test::data(), rms); }).find("at most"),
             std::string::npos);
   bb::calc::PersistentTasksScenario tasks;
-  tasks.tokens = 40960;
+  tasks.tokens = 16385;
   tasks.tile_rows = 1;
+  EXPECT_NE(
+      refused([&] { bb::calc::persistent_tasks_document(calc_test::data(), tasks); }).find("16384 tiles"),
+      std::string::npos);
+  tasks.tile_rows = 2;  // 8193 tiles
   EXPECT_EQ(refused([&] { bb::calc::persistent_tasks_document(calc_test::data(), tasks); }), "(accepted)");
   tasks.tokens = 40961;
   EXPECT_NE(
