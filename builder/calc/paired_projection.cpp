@@ -5,6 +5,10 @@
 // energy per call = t * watts. Ties name every device.
 #include "calc/paired_projection.hpp"
 
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
 #include "calc/error.hpp"
 #include "calc/fraction.hpp"
 #include "calc/model.hpp"
@@ -107,6 +111,83 @@ Json paired_projection_document(const Data& data, const PairedProjectionScenario
   return doc;
 }
 
+namespace {
+
+using Timings = std::map<std::pair<std::int64_t, std::string>, PairedProjectionScenario::Timing>;
+
+// A number of the archive as the reference reads it (json.loads with parse_float=str, then Fraction):
+// the archive was written by Python, whose floats print as repr, so repr of the double is the text.
+Rational archived_number(const Json& v, const std::string& what) {
+  if (v.is_number_unsigned()) return Rational::ratio(static_cast<__int128>(v.get<std::uint64_t>()), 1);
+  if (v.is_number_integer()) return Rational::ratio(v.get<std::int64_t>(), 1);
+  if (v.is_number_float()) return parse_fraction(py_repr(v.get<double>()), what);
+  throw Error(what + " must be a number");
+}
+Json archived_scalar(const Json& v) {
+  return v.is_number_float() ? Json(py_repr(v.get<double>())) : v;
+}
+
+// obj[key] when obj is an object holding it; null otherwise (the archive is untrusted: any shape).
+const Json& field(const Json& obj, const char* key) {
+  static const Json none;
+  if (!obj.is_object()) return none;
+  auto it = obj.find(key);
+  return it == obj.end() ? none : *it;
+}
+
+// The medians of the recorded trial averages, when the book holds the timing archive
+// (sources/paired-projection-cost/results/projection-{mps,cuda}/results.json); nothing when it does not.
+std::optional<Timings> archive_timings(const Data& data, Int q, Int h) {
+  const std::string base = "sources/paired-projection-cost/results/projection-";
+  const std::filesystem::path mps = data.root() / (base + "mps/results.json"),
+                              cuda = data.root() / (base + "cuda/results.json");
+  if (!std::filesystem::exists(mps) && !std::filesystem::exists(cuda)) return std::nullopt;
+  const Json raw[2] = {read_json_file(mps), read_json_file(cuda)};
+  if (field(field(raw[0], "environment"), "weight_sha256") !=
+      field(field(raw[1], "environment"), "weight_sha256"))
+    throw Error("timing archive: the two devices ran different weight fixtures");
+  Timings out;
+  for (Int m : {Int(1), Int(256)}) {
+    const Json* rows[2] = {nullptr, nullptr};
+    for (int dev = 0; dev < 2; ++dev) {
+      const Json& list = field(raw[dev], "rows");
+      if (!list.is_array()) continue;
+      for (const auto& row : list)  // the archive's own rows: the pointers stay valid
+        if (!rows[dev] && field(row, "m") == m.value()) rows[dev] = &row;
+    }
+    const std::string where = "timing archive, m=" + std::to_string(m.value());
+    if (!rows[0] || !rows[1]) throw Error(where + ": a device has no row");
+    if (field(*rows[0], "input_sha256") != field(*rows[1], "input_sha256"))
+      throw Error(where + ": the two devices ran different activation fixtures");
+    for (const Json* row : rows)
+      if (field(*row, "n") != q.value() || field(*row, "k") != h.value() ||
+          field(*row, "all_16_weight_buffers_checked") != true)
+        throw Error(where + ": the projection shape or the buffer checks differ from the model's");
+    for (const char* mode : {"reused", "rotating"}) {
+      Rational median[2];
+      for (int dev = 0; dev < 2; ++dev) {
+        const Json& samples = field(field(field(*rows[dev], "paths"), mode), "wall_us");
+        if (!samples.is_array() || samples.size() != 11)
+          throw Error(where + ", " + mode + ": expected 11 trial averages");
+        std::vector<Rational> values;
+        for (const auto& v : samples) {
+          values.push_back(archived_number(v, where + ", " + mode));
+          if (!(Rational{0, 1} < values.back()))
+            throw Error(where + ", " + mode + ": trial averages must be positive");
+        }
+        std::sort(values.begin(), values.end(), [](Rational a, Rational b) { return a < b; });
+        median[dev] = values[5] / Rational::of(1'000'000);
+      }
+      out[{m.value(), mode}] = {median[0], median[1],
+                                Json{{"mps", archived_scalar(field(*rows[0], "max_abs_error"))},
+                                     {"cuda", archived_scalar(field(*rows[1], "max_abs_error"))}}};
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 Json paired_projection_recompute(const Data& data, const Json& stored) {
   const Json& s = stored_object(stored, "scenario");
   PairedProjectionScenario in;
@@ -123,6 +204,12 @@ Json paired_projection_recompute(const Data& data, const Json& stored) {
     }
   }
   in.sources = rehash_sources(data, stored_list(stored, "sources"));
+  const ModelDims dims = model_dims(data.model(in.model));
+  if (auto archived = archive_timings(data, dims.heads * dims.head_dim, dims.hidden)) {
+    in.timings = std::move(*archived);
+    return with_stored_prose(paired_projection_document(data, in), stored);
+  }
+  // Without the archive the recorded medians are the measured input.
   for (const auto& row : stored_list(stored, "rows")) {
     const std::string where = "rows[m=" + (row.contains("m") ? dump_scalar(row["m"]) : "?") + "]";
     const Int m = stored_int(row, "m", where);

@@ -28,8 +28,9 @@ struct PairedProjectionScenario {
 };
 
 Json paired_projection_document(const Data& data, const PairedProjectionScenario& in);
-// The timings are measurements: they are read from the stored rows (the raw trial files are not part
-// of the book's sample), and everything derived from them is recomputed.
+// The timings are the medians of the timing archive's trial averages when the book holds the archive;
+// otherwise the medians the stored rows record are taken as the measured input. Everything derived
+// from them is recomputed.
 Json paired_projection_recompute(const Data& data, const Json& stored);
 
 }  // namespace bb::calc

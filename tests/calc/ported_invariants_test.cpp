@@ -316,3 +316,41 @@ TEST(PortedBadInput, HostileSizesAreRefused) {
   EXPECT_NE(refused([&] { bb::calc::attention_input_document(calc_test::data(), attention); }).find("divide"),
             std::string::npos);
 }
+
+// With the timing archive in the book, the paired projection's times are the medians of its trial
+// averages (fixture: the real archive's MPS numbers, CUDA values around the recorded medians), so the
+// stored rows are recomputed from samples; a changed median sample moves them, a short list is refused.
+TEST(PortedArchive, PairedTimesAreMediansOfTheArchive) {
+  auto list = samples("paired-projection-conditional-cost");
+  SKIP_WITHOUT_SAMPLES(list);
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("ported-archive-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "configs" / "models");
+  fs::copy(fs::path(calc_test::kDataDir) / "configs/models/qwen3-8b", dir / "configs/models/qwen3-8b");
+  fs::copy(fs::path(calc_test::kFixtures) / "paired-projection-archive/sources", dir / "sources",
+           fs::copy_options::recursive);
+  const fs::path cuda = dir / "sources/paired-projection-cost/results/projection-cuda/results.json";
+  {
+    bb::calc::Data data(dir);
+    EXPECT_EQ(ported_test::recompute(data, list[0].doc)["rows"], list[0].doc["rows"]);
+  }
+  Json archive = bb::calc::read_json_file(cuda);
+  Json& reused = archive["rows"][0]["paths"]["reused"]["wall_us"];
+  reused[5] = reused[5].get<double>() + 0.25;  // the median sample, still the median
+  std::ofstream(cuda, std::ios::trunc) << archive.dump(2);
+  {
+    bb::calc::Data data(dir);
+    Json rows = ported_test::recompute(data, list[0].doc)["rows"];
+    EXPECT_NE(rows[0]["times_seconds_exact"]["cuda"], list[0].doc["rows"][0]["times_seconds_exact"]["cuda"]);
+    EXPECT_NE(rows[0]["rtx_over_mac_rate_tie_ratio"], list[0].doc["rows"][0]["rtx_over_mac_rate_tie_ratio"]);
+    EXPECT_EQ(rows[1], list[0].doc["rows"][1]);  // the rotating path kept its samples
+  }
+  reused.erase(reused.begin());
+  std::ofstream(cuda, std::ios::trunc) << archive.dump(2);
+  {
+    bb::calc::Data data(dir);
+    EXPECT_THROW(ported_test::recompute(data, list[0].doc), bb::calc::Error);
+  }
+  fs::remove_all(dir);
+}
