@@ -134,6 +134,34 @@ Rational Rational::of_double(double v) {
   return reduce(mant, static_cast<__int128>(1) << -exp);
 }
 
+Rational Rational::ratio(__int128 n, __int128 d) {
+  return reduce(n, d);
+}
+
+std::string int128_string(__int128 v) {
+  if (v == 0) return "0";
+  bool negative = v < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string digits;
+  for (; u != 0; u /= 10) digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+  return negative ? "-" + digits : digits;
+}
+
+std::string Rational::to_string() const {
+  return den == 1 ? int128_string(num) : int128_string(num) + "/" + int128_string(den);
+}
+
+Rational operator+(Rational a, Rational b) {
+  __int128 sum;
+  if (__builtin_add_overflow(mul128(a.num, b.den), mul128(b.num, a.den), &sum))
+    throw Error("rational arithmetic overflow");
+  return reduce(sum, mul128(a.den, b.den));
+}
+
+Rational operator-(Rational a, Rational b) {
+  return a + Rational{-b.num, b.den};
+}
+
 Rational operator*(Rational a, Rational b) {
   __int128 g1 = gcd128(a.num, b.den), g2 = gcd128(b.num, a.den);
   if (g1 == 0) g1 = 1;
@@ -146,8 +174,28 @@ Rational operator/(Rational a, Rational b) {
   return a * reduce(b.den, b.num);
 }
 
+namespace {
+// n1/d1 < n2/d2 for n >= 0, d > 0, by continued fractions: no product is formed, so nothing overflows.
+bool less_non_negative(__int128 n1, __int128 d1, __int128 n2, __int128 d2) {
+  for (;;) {
+    const __int128 q1 = n1 / d1, q2 = n2 / d2;
+    if (q1 != q2) return q1 < q2;
+    const __int128 r1 = n1 % d1, r2 = n2 % d2;
+    if (r1 == 0 || r2 == 0) return r1 == 0 && r2 != 0;
+    // r1/d1 < r2/d2  <=>  d2/r2 < d1/r1
+    const __int128 next_n1 = d2, next_d1 = r2, next_n2 = d1, next_d2 = r1;
+    n1 = next_n1;
+    d1 = next_d1;
+    n2 = next_n2;
+    d2 = next_d2;
+  }
+}
+}  // namespace
+
 bool operator<(Rational a, Rational b) {
-  return mul128(a.num, b.den) < mul128(b.num, a.den);
+  if ((a.num < 0) != (b.num < 0)) return a.num < 0;
+  if (a.num < 0) return less_non_negative(-b.num, b.den, -a.num, a.den);
+  return less_non_negative(a.num, a.den, b.num, b.den);
 }
 
 Int ceil(Rational a) {

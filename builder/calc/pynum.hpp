@@ -25,13 +25,22 @@ struct Rational {
   __int128 num = 0;
   __int128 den = 1;
   static Rational of(Int v) { return {v.value(), 1}; }
-  static Rational of_double(double v);  // exact value of a finite double
+  static Rational of_double(double v);            // exact value of a finite double
+  static Rational ratio(__int128 n, __int128 d);  // n/d reduced, like Fraction(n, d); d == 0 is an error
   double to_double() const { return true_div(num, den); }
+  std::string to_string() const;  // Python's str(Fraction): "3/4", or "5" when whole
 };
+Rational operator+(Rational a, Rational b);
+Rational operator-(Rational a, Rational b);
 Rational operator*(Rational a, Rational b);
 Rational operator/(Rational a, Rational b);
 bool operator<(Rational a, Rational b);
+inline bool operator==(Rational a, Rational b) {
+  return a.num == b.num && a.den == b.den;  // both are always reduced
+}
 Int ceil(Rational a);
+// A 128-bit integer in decimal.
+std::string int128_string(__int128 v);
 
 // Parses an exact integer: "8192", "7e10", "1.5e3", "8e10". Anything that is not an integer
 // (1.5, 1e-3), not finite, or out of 64-bit range is an error naming `what`.
