@@ -175,6 +175,14 @@ void read_numbers(Reader& r, const toml::table& t, NumberLocale& numbers) {
     else
       r.diags().error(loc_of(r.file(), n), "`group-min-digits` must be an integer from 1 to 99");
   }
+  // "1.234" would read as a thousand and as one: every number of the edition would be ambiguous.
+  if (!numbers.decimal.empty() && numbers.decimal == numbers.group) {
+    const toml::node* at = t.get("group") ? t.get("group") : t.get("decimal");
+    r.diags().error(loc_of(r.file(), at ? at : &t),
+                    "`decimal` and `group` are both `" + numbers.decimal + "`: a number such as 1" +
+                        numbers.decimal +
+                        "234 would be ambiguous (a thousand, or one); give them different values");
+  }
 }
 
 void read_lead_words(Reader& r, const toml::table& t,

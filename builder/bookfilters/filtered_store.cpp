@@ -182,6 +182,7 @@ std::optional<StoreKey> store_key(const std::vector<const Program*>& due, const 
   w.u8(static_cast<std::uint8_t>((lookups.label ? 1 : 0) | (lookups.calc ? 2 : 0)));
   w.num(limits.memory);
   w.num(limits.instructions);
+  w.num(limits.cpu_ms);
   w.num(due.size());
   for (const Program* p : due) {
     w.text(p->entry.name);

@@ -18,8 +18,7 @@ class Pool {
       std::lock_guard lock(mutex_);
       for (auto it = free_.begin(); it != free_.end(); ++it) {
         Pooled& p = **it;
-        if (p.name == program.entry.name && p.code == program.code && p.limits.memory == limits.memory &&
-            p.limits.instructions == limits.instructions) {
+        if (p.name == program.entry.name && p.code == program.code && p.limits == limits) {
           std::unique_ptr<Pooled> found = std::move(*it);
           free_.erase(it);
           return found;

@@ -159,7 +159,11 @@ int Runner::defined_at(int function) {
 void Runner::report(int status, const Node& at) {
   std::string message;
   lua_State* L = sandbox_.state();
-  if (status == LUA_ERRMEM || sandbox_.out_of_memory()) {
+  if (sandbox_.exhausted()) {  // whatever the Lua code made of the budget's error (pcall, a handler)
+    const std::string& at = sandbox_.exhausted_at();
+    message = (at.empty() ? program_.entry.name + ":" + std::to_string(defined_at(call_.function)) : at) +
+              ": " + sandbox_.budget_message();
+  } else if (status == LUA_ERRMEM || sandbox_.out_of_memory()) {
     message = program_.entry.name +
               (sandbox_.refused_at().empty()
                    ? ""
@@ -193,7 +197,7 @@ bool Runner::protect(lua_CFunction f, void* data, const Node& at) {
     diags_.note(at.loc, "book filter " + program_.entry.name + " printed: " + printed);
     printed.clear();
   }
-  if (status != LUA_OK) {
+  if (status != LUA_OK || sandbox_.exhausted()) {
     report(status, at);
     return false;
   }

@@ -1,10 +1,17 @@
-// The sandboxed Lua state of a book filter: safe libraries, memory ceiling, instruction budget.
+// The sandboxed Lua state of a book filter: safe libraries, memory ceiling, instruction and CPU budget.
 #include "bookfilters/sandbox.hpp"
 
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <lua.hpp>
 #include <stdexcept>
+
+#include "bookfilters/budget_guards.hpp"
+#include "bookfilters/string_patterns.hpp"
 
 namespace bb::bookfilters {
 
@@ -13,6 +20,15 @@ namespace {
 // The hook runs every this many VM instructions: often enough to stop a loop within microseconds of
 // the budget, rarely enough to cost nothing measurable.
 constexpr int kHookEvery = 1000;
+// The thread's CPU clock is a system call (about a microsecond here), the coarse monotonic clock a
+// read of memory: the CPU clock is read when this much time has passed since it was last read.
+constexpr std::int64_t kLookEveryNs = 10'000'000;
+
+std::int64_t now_ns(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
 
 // Libraries whose every function is harmless: they compute on values and reach nothing outside.
 void open_safe_libraries(lua_State* L) {
@@ -31,7 +47,9 @@ void open_safe_libraries(lua_State* L) {
   lua_getglobal(L, LUA_STRLIBNAME);
   lua_pushnil(L);
   lua_setfield(L, -2, "dump");
+  install_bounded_patterns(L, -1);
   lua_pop(L, 1);
+  install_budget_guards(L);
   // Lua 5.4 seeds math.random from the clock: the same book must give the same output.
   lua_getglobal(L, LUA_MATHLIBNAME);
   lua_getfield(L, -1, "randomseed");
@@ -143,18 +161,78 @@ void* Sandbox::move_block(void* ptr, std::size_t old_bytes, std::size_t new_size
 void Sandbox::count_hook(lua_State* L, lua_Debug*) {
   void* ud = nullptr;
   lua_getallocf(L, &ud);
-  auto* self = static_cast<Sandbox*>(ud);
-  self->counted_ += kHookEvery;
-  if (self->counted_ > self->limits_.instructions)
-    luaL_error(L, "the filter ran past its budget of %d million instructions (an endless loop?)",
-               static_cast<int>(self->limits_.instructions / 1'000'000));
+  static_cast<Sandbox*>(ud)->spend(L, kHookEvery);
+}
+
+void Sandbox::charge(lua_State* L, std::uint64_t work) {
+  void* ud = nullptr;
+  lua_getallocf(L, &ud);
+  static_cast<Sandbox*>(ud)->spend(L, work);
+}
+
+void Sandbox::check_budget(lua_State* L) {
+  charge(L, 0);
+}
+
+bool Sandbox::over_cpu_time() {
+  const std::int64_t now = now_ns(CLOCK_MONOTONIC_COARSE);
+  if (now - last_look_ns_ < kLookEveryNs) return false;
+  last_look_ns_ = now;
+  const auto used = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_start_ns_;
+  return used > static_cast<std::int64_t>(limits_.cpu_ms) * 1'000'000;
+}
+
+void Sandbox::spend(lua_State* L, std::uint64_t work) {
+  if (!exhausted_) {
+    counted_ = work > limits_.instructions - std::min(counted_, limits_.instructions)
+                   ? limits_.instructions + 1
+                   : counted_ + work;
+    if (counted_ <= limits_.instructions && !over_cpu_time()) return;
+    out_of_time_ = counted_ <= limits_.instructions;
+    exhausted_ = true;
+    exhausted_at_ = lua_place(L);
+    if (L != L_) lua_sethook(L_, &Sandbox::count_hook, LUA_MASKCOUNT, 1);
+  }
+  raise_spent(L);
+}
+
+// From now on the hook runs before every instruction of this thread and raises again: code that
+// caught the error (pcall, xpcall, a coroutine's resume) cannot run one instruction more.
+void Sandbox::raise_spent(lua_State* L) {
+  lua_sethook(L, &Sandbox::count_hook, LUA_MASKCOUNT, 1);
+  char text[160];
+  {
+    const std::string message = budget_message();  // destroyed before luaL_error jumps away
+    std::snprintf(text, sizeof text, "%s", message.c_str());
+  }
+  luaL_error(L, "%s", text);
+  std::abort();  // luaL_error does not return
+}
+
+std::string Sandbox::budget_message() const {
+  if (out_of_time_)
+    return "the filter ran past its budget of " + std::to_string(limits_.cpu_ms / 1000) + "." +
+           std::to_string(limits_.cpu_ms % 1000 / 100) + " s of CPU time";
+  return "the filter ran past its budget of " + std::to_string(limits_.instructions / 1'000'000) +
+         " million instructions (an endless loop?)";
+}
+
+void Sandbox::start_chapter() {
+  counted_ = 0;
+  exhausted_ = false;
+  out_of_time_ = false;
+  exhausted_at_.clear();
+  cpu_start_ns_ = now_ns(CLOCK_THREAD_CPUTIME_ID);
+  last_look_ns_ = now_ns(CLOCK_MONOTONIC_COARSE);
+  lua_sethook(L_, &Sandbox::count_hook, LUA_MASKCOUNT, kHookEvery);
+  clear_error();
 }
 
 Sandbox::Sandbox(Limits limits) : limits_(limits) {
   L_ = lua_newstate(&Sandbox::allocate, this);
   if (!L_) throw std::runtime_error("cannot create a Lua state");
   open_safe_libraries(L_);
-  lua_sethook(L_, &Sandbox::count_hook, LUA_MASKCOUNT, kHookEvery);
+  start_chapter();
 }
 
 Sandbox::~Sandbox() {

@@ -135,7 +135,10 @@ class Resolver {
   void citation(Node& n) {
     const Target* t = ctx_.targets.by_label(ctx_.edition.id, n.text);
     if (!t) {
-      diags_.error(n.loc, "unresolved reference `@" + n.text + "`: no target has the label `" + n.text + "`");
+      // A label may be one of a refused chapter's, which are unknown: that chapter's error stands for it.
+      if (ctx_.chapters_unread.empty())
+        diags_.error(n.loc,
+                     "unresolved reference `@" + n.text + "`: no target has the label `" + n.text + "`");
       return;
     }
     if (t->number.empty() && t->title.empty() && t->kind != TargetKind::Section) {
@@ -197,6 +200,7 @@ class Resolver {
 
   void report_dangling(const PlainRef& r, const std::string& written, const SourceLoc& at) {
     int chapter = std::atoi(r.number.c_str());
+    if (ctx_.chapters_unread.count(chapter)) return;  // refused, with an error of its own
     if (!ctx_.chapters_in_build.count(chapter)) {
       // Not wrong: the chapter is simply not part of this build (a partial book, the corpus).
       if (ctx_.plain_policy != book::Policy::Ignore)

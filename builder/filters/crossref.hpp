@@ -24,6 +24,9 @@ struct CrossRefContext {
   const TargetTable& targets;
   std::set<int> chapters_in_build;  // chapter numbers present in this edition
   book::Policy plain_policy = book::Policy::Error;
+  // Chapters that were refused unread (an error of their own: UTF-16, too large, …): their targets are
+  // unknown, so a reference that may point into one is not reported too (one error per cause).
+  std::set<int> chapters_unread;
 };
 
 void resolve_crossrefs(book::Chapter& chapter, const CrossRefContext& ctx, Diagnostics& diags);

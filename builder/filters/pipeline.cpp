@@ -25,8 +25,11 @@ NumberingPolicy numbering_policy(const book::Config& config) {
 
 CrossRefContext crossref_context(const book::Book& book, const book::EditionBook& eb,
                                  const TargetTable& targets) {
-  CrossRefContext xref{eb.edition, targets, {}, book.config.plain_references};
-  for (const auto& ch : eb.chapters) xref.chapters_in_build.insert(ch.number);
+  CrossRefContext xref{eb.edition, targets, {}, book.config.plain_references, {}};
+  for (const auto& ch : eb.chapters) {
+    xref.chapters_in_build.insert(ch.number);
+    if (ch.root.loc.line == 0) xref.chapters_unread.insert(ch.number);  // the front end's mark (frontend.cpp)
+  }
   return xref;
 }
 

@@ -119,6 +119,11 @@ class FigureSet {
         return result;
       }
     } else if (ext == ".pdf" || ext == ".png" || ext == ".jpg" || ext == ".jpeg") {
+      // A PDF is printed as it is, but refused as the site and the EPUB refuse it (a PDF Poppler cannot
+      // open or render would stop XeLaTeX far from the manuscript line): by the same preparation,
+      // whose PNG the site then finds in the cache.
+      if (ext == ".pdf" && !figures::FigureCache(check_dir(), root).prepare({src, image.loc}, diags_))
+        return result;
       name += ext;
       // Linked like the site's figures: nothing writes to them, and an editor writes a new file.
       links_.emplace_back(name, src);
@@ -131,6 +136,10 @@ class FigureSet {
   }
 
   [[nodiscard]] std::size_t count() const { return done_.size(); }
+  // Where a PDF figure's check renders it: the figure cache, or without one a folder outside the output.
+  [[nodiscard]] fs::path check_dir() const {
+    return cache_.empty() ? fs::temp_directory_path() / "bookbuild-figure-check" : cache_;
+  }
   std::vector<std::pair<std::string, fs::path>> take_links() { return std::move(links_); }
 
  private:

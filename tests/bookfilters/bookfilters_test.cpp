@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <sstream>
 
@@ -56,10 +57,11 @@ std::string run_case(const std::string& name) {
     format = program.code.substr(11, program.code.find('\n') - 11);
   program.entry.formats = {format};
   bookfilters::Place place{format, &edition, &chapter, kCases, book::FilterEntry::Stage::Resolved};
-  // Small limits, so that the hostile cases end within a fraction of a second.
+  // Small limits, so that the hostile cases end within a fraction of a second (two for CPU time).
   bookfilters::Limits limits;
   limits.memory = 16u << 20;
   limits.instructions = 20'000'000;
+  limits.cpu_ms = 2'000;
   bookfilters::run_filters({program}, chapter, place, lookups(), diags, limits);
   std::ostringstream out;
   out << doc::dump(chapter.root);
@@ -70,7 +72,11 @@ std::string run_case(const std::string& name) {
 class BookFilterCase : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BookFilterCase, LeavesTheExpectedTreeAndDiagnostics) {
+  const auto start = std::chrono::steady_clock::now();
   test::expect_golden(kCases / (GetParam() + ".out"), run_case(GetParam()));
+  // Nothing a filter does outlasts its budget (two seconds of CPU time here) by much: a hostile case
+  // that hangs fails here rather than at CTest's timeout. (Generous: ASan, a loaded machine.)
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, BookFilterCase, ::testing::ValuesIn(case_names()), [](const auto& info) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a folder of builder/ uses a folder on its own floor or above it in cmake/layers.txt: by an
-# #include line in any of its files, or by a dependency between CMake targets (from cmake --graphviz):
+# #include line in any of its source files (every suffix; `<…>`, `"…"` and `"../…"` forms), or by a dependency between CMake targets (from cmake --graphviz):
 # the folders' libraries (bookbuild_<folder>) and the dlopen modules (bookbuild_module(NAME folder/…),
 # which count as the folder of their source). Also fails when a folder of builder/ is missing from the
 # layers file or named twice, and when a source file of builder/ is over 600 lines.
@@ -47,10 +47,34 @@ check_edges() {
     END { exit bad }'
 }
 
-# Includes: `#include "other/…"` from builder/<folder>/….
-grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]+/' "$src/builder" \
-  --include=*.cpp --include=*.hpp --include=*.h --include=*.inc |
-  sed -E "s|^$src/||; s|^(builder/([a-z_]+)/[^:]*:[0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]*\"([a-z_]+)/.*|\\1 \\2 \\3|" |
+# The files the guard reads: every source and header suffix, so that a fault cannot hide in a `.inc`.
+sources=(-name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.h' -o -name '*.hh' -o -name '*.hpp'
+  -o -name '*.hxx' -o -name '*.inc' -o -name '*.inl' -o -name '*.ipp' -o -name '*.tpp' -o -name '*.in' -o -name '*.lua')
+
+# Includes from builder/<folder>/…, in every form: `#include "other/…"` and `#include <other/…>` (builder/
+# is on the include path), and a path relative to the including file (`"../other/…"`, `"./x/../../other/…"`),
+# which is resolved first. Names that are no folder of builder/ (`<string>`, `<lua.hpp>`) are not edges.
+find "$src/builder" -type f \( "${sources[@]}" \) -exec grep -nHE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]+[>"]' {} + |
+  sed -E "s|^$src/||" |
+  awk '
+    function normal(path,    parts, n, i, out, k) {  # a/b/../c/./d -> a/c/d; "" when it leaves its root
+      n = split(path, parts, "/"); k = 0
+      for (i = 1; i <= n; i++) {
+        if (parts[i] == "" || parts[i] == ".") continue
+        if (parts[i] == "..") { if (k == 0) return ""; k--; continue }
+        out[++k] = parts[i]
+      }
+      path = ""; for (i = 1; i <= k; i++) path = path (i > 1 ? "/" : "") out[i]
+      return path
+    }
+    { match($0, /^[^:]+:[0-9]+:/); where = substr($0, 1, RLENGTH - 1); rest = substr($0, RLENGTH + 1)
+      file = where; sub(/:[0-9]+$/, "", file); split(file, f, "/"); from = f[2]
+      match(rest, /[<"][^>"]+[>"]/); name = substr(rest, RSTART + 1, RLENGTH - 2)
+      if (name ~ /^\.\.?\//) { dir = file; sub(/\/[^\/]*$/, "", dir); path = normal(dir "/" name) }
+      else path = "builder/" normal(name)
+      n = split(path, p, "/")
+      if (n < 3 || p[1] != "builder") next
+      print where, from, p[2] }' |
   check_edges || fail=1
 
 # Targets: every edge between bookbuild_<folder> libraries and from the modules in the CMake graph.
@@ -89,7 +113,7 @@ fi
 while IFS=: read -r file line _; do
   echo "$file:$line: toml::parse outside builder/tomlfile/: read TOML with tomlfile::parse (the guard)"
   fail=1
-done < <(grep -rnE 'toml::parse(_file)?[[:space:]]*\(' "$src/builder" --include='*.cpp' --include='*.hpp' |
+done < <(find "$src/builder" -type f \( "${sources[@]}" \) -exec grep -nHE 'toml::parse(_file)?[[:space:]]*\(' {} + |
   grep -v "^$src/builder/tomlfile/")
 
 # Rooms of one job: no source file of builder/ over 600 lines (issue 33); a file that grows past it is
@@ -100,8 +124,7 @@ while read -r lines file; do
     echo "${file#"$src"/}:601: $lines lines, over the 600 a file of builder/ may have: split it by what it does"
     fail=1
   fi
-done < <(find "$src/builder" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name '*.lua' \) \
-  -exec wc -l {} +)
+done < <(find "$src/builder" -type f \( "${sources[@]}" \) -exec wc -l {} +)
 
 if ((fail)); then exit 1; fi
 echo "layers respected: $(wc -l < <(grep -rlE '#include "' "$src/builder")) files, ${#rank[@]} folders, $n floors"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The layering guard (check_layers.sh) must be able to fail: on a copy of builder/ and cmake/, plant one
-# fault at a time (an upward #include, an #include between two folders of one floor, a folder missing
+# fault at a time (an upward #include in each form — "a/…", <a/…>, "../a/…" — and in each source suffix,
+# an #include between two folders of one floor, a folder missing
 # from cmake/layers.txt, a TOML read outside tomlfile/, a file over 600 lines, an upward CMake link between libraries, a module linking a library above its
 # folder) and expect the guard to fail and to name the fault; the untouched copy must pass.
 # Usage: check_layers_test.sh SOURCE_DIR [CMAKE]   (without CMAKE, the CMake faults are not planted)
@@ -52,6 +53,28 @@ expect PASS "" "clean copy"
 fresh
 printf '#include "%s/planted.hpp"\n' "$top" >>"$work/src/builder/$bottom/planted.cpp"
 expect FAIL "builder/$bottom/planted.cpp:1: builder/$bottom .* uses $top .*above it" "upward #include"
+
+# Every form an #include can take to reach another folder, and every suffix a source file can have.
+plant_include() {  # FILE LINE NAME: the include line in builder/$bottom/FILE, reaching the top floor
+  fresh
+  printf '// planted\n%s\n' "$2" >"$work/src/builder/$bottom/$1"
+  expect FAIL "builder/$bottom/$1:2: builder/$bottom .* uses $top .*above it" "$3"
+}
+plant_include planted.cpp "#include <$top/planted.hpp>" "upward #include <…>"
+plant_include planted.cpp "#include \"../$top/planted.hpp\"" "upward #include \"../…\""
+plant_include planted.cpp "#include \"./sub/../../$top/planted.hpp\"" "upward #include \"./…/../…\""
+plant_include planted.cpp "#include \"$bottom/../$top/planted.hpp\"" "upward #include \"a/../b/…\""
+for suffix in inc ipp tpp inl cc hh; do
+  plant_include "planted.$suffix" "#include \"$top/planted.hpp\"" "upward #include in a .$suffix file"
+done
+# Angle brackets naming something that is no folder of builder/ are system headers, not edges.
+fresh
+printf '#include <string>\n#include <lua.hpp>\n#include "../../tests/x.hpp"\n' >"$work/src/builder/$bottom/planted.cpp"
+expect PASS "" "system headers and paths out of builder/"
+
+fresh
+seq 601 | sed 's|^|// line |' >"$work/src/builder/$top/planted.ipp"
+expect FAIL "builder/$top/planted.ipp:601: 601 lines, over the 600" "a .ipp file over 600 lines"
 
 fresh
 seq 601 | sed 's|^|// line |' >"$work/src/builder/$top/planted.cpp"

@@ -61,6 +61,62 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
+// Every SVG document an output folder holds, by where it is: each `.svg` file (the figure cache too,
+// which LaTeX converts to PDF from), each `.svg` entry of an EPUB, and each `<svg>…</svg>` written
+// inline in an HTML or XHTML page (of the site, or of an EPUB).
+void add_inline_svgs(const std::string& where, const std::string& page,
+                     std::vector<std::pair<std::string, std::string>>& out) {
+  for (std::size_t at = 0; (at = page.find("<svg", at)) != std::string::npos;) {
+    std::size_t end = page.find("</svg>", at);
+    end = end == std::string::npos ? page.size() : end + 6;
+    out.emplace_back(where + " (inline)", page.substr(at, end - at));
+    at = end;
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> shipped_svgs(const fs::path& out) {
+  std::vector<std::pair<std::string, std::string>> svgs;
+  if (!fs::exists(out)) return svgs;
+  for (const auto& e : fs::recursive_directory_iterator(out)) {
+    if (!e.is_regular_file()) continue;
+    const std::string rel = fs::relative(e.path(), out).generic_string(), ext = e.path().extension().string();
+    if (ext == ".svg") svgs.emplace_back(rel, test::read_file(e.path()));
+    if (ext == ".html" || ext == ".xhtml") add_inline_svgs(rel, test::read_file(e.path()), svgs);
+    if (ext != ".epub") continue;
+    const std::string zip = "'" + e.path().string() + "'";
+    for (const auto& entry : lines_of(test::run_command("unzip -Z1 " + zip).out)) {
+      if (!entry.ends_with(".svg") && !entry.ends_with(".xhtml")) continue;
+      const std::string bytes = test::run_command("unzip -p " + zip + " '" + entry + "'").out;
+      if (entry.ends_with(".svg"))
+        svgs.emplace_back(rel + ":" + entry, bytes);
+      else
+        add_inline_svgs(rel + ":" + entry, bytes, svgs);
+    }
+  }
+  return svgs;
+}
+
+// What no shipped SVG may hold (docs/security.md, "SVG figures"): code (a script, an event handler, a
+// `javascript:` address, a foreignObject or XHTML content), a style sheet from elsewhere, or a
+// reference out of the figure (an address that is neither `#fragment` nor an embedded PNG/JPEG/GIF).
+std::vector<std::string> svg_hazards(std::string svg) {
+  std::transform(svg.begin(), svg.end(), svg.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::vector<std::string> found;
+  for (const char* word : {"<script", "<handler", "<listener", "<foreignobject", "<iframe",
+                           "javascript:", "xml-stylesheet", "@import", "http://www.w3.org/1999/xhtml"})
+    if (svg.find(word) != std::string::npos) found.push_back(std::string("holds `") + word + "`");
+  static const std::regex handler(R"re(<[^>]*\son[a-z]+\s*=)re"),
+      address(R"re((?:href|src)\s*=\s*["']([^"']*)["']|url\(\s*["']?([^)"']*))re"),
+      own(R"(^(#.*|data:image/(png|jpeg|gif)[;,].*)$)");
+  if (std::regex_search(svg, handler)) found.push_back("holds an event handler (on…=)");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), address); it != std::sregex_iterator(); ++it) {
+    const std::string target = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+    if (!std::regex_match(target, own))
+      found.push_back("refers outside itself: `" + target.substr(0, 80) + "`");
+  }
+  return found;
+}
+
 struct Outcome {
   int exit_code = -1;
   std::string err;
@@ -109,6 +165,12 @@ TEST_P(Hostile, FailsCleanly) {
   EXPECT_EQ(test::read_file(dir / "expected"), got) << last.err;
   if (fs::exists(dir / "output")) {
     EXPECT_EQ(test::read_file(dir / "output"), joined(listing(out)));
+  }
+  if (fs::exists(dir / "svg-checked")) {
+    const auto svgs = shipped_svgs(out);
+    EXPECT_GE(svgs.size(), std::stoul(test::read_file(dir / "svg-checked"))) << "SVG documents in the output";
+    for (const auto& [where, bytes] : svgs)
+      for (const auto& hazard : svg_hazards(bytes)) ADD_FAILURE() << where << " " << hazard;
   }
   if (fs::exists(dir / "output-absent")) {
     for (const auto& gone : lines_of(test::read_file(dir / "output-absent")))
