@@ -79,7 +79,8 @@ const Subcommand kSubcommands[] = {
      "Build everything in one run: an EPUB and a PDF per edition, the site linking them, and "
      "<out>/build.json",
      define_build_command},
-    {"site", "Build the website into <out>/site (and serve it with --serve)", define_site_command},
+    {"site", "Build the website into <out>/site (or serve it from <out>/.serve with --serve)",
+     define_site_command},
     {"epub", "Write an EPUB 3 per edition into <out>/epub/<name>-<edition>.epub (MathML, figures, cover)",
      define_epub_command},
     {"latex",
