@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "lang/language.hpp"
+#include "text/suggest.hpp"
 
 #include "filters/numbering.hpp"
 
@@ -135,7 +136,8 @@ class Resolver {
   void citation(Node& n) {
     const Target* t = ctx_.targets.by_label(ctx_.edition.id, n.text);
     if (!t) {
-      diags_.error(n.loc, "unresolved reference `@" + n.text + "`: no target has the label `" + n.text + "`");
+      diags_.error(n.loc, "unresolved reference `@" + n.text + "`: no target has the label `" + n.text + "`" +
+                              text::did_you_mean(n.text, ctx_.targets.labels_in(ctx_.edition.id)));
       return;
     }
     if (t->number.empty() && t->title.empty() && t->kind != TargetKind::Section) {
