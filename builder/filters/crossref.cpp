@@ -107,6 +107,12 @@ class Resolver {
         case Kind::Image:
           out.push_back(std::move(n));  // no links inside links; code is literal
           break;
+        case Kind::Span:
+          // `[Table 2-7]{.noref}`: the author says this phrase is not a reference (a table of another
+          // document): its text is not read for references; `@label` citations inside still resolve.
+          inlines(n.children, plain && !n.has_class("noref"));
+          out.push_back(std::move(n));
+          break;
         default: inlines(n.children, plain); out.push_back(std::move(n));
       }
     }
