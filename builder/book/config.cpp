@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -20,6 +21,7 @@
 #include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
+#include "text/suggest.hpp"
 #include "text/url.hpp"
 #include "tomlfile/parse.hpp"
 
@@ -130,7 +132,8 @@ class Reader {
         SourceLoc at = loc_of(file_, &v);
         if (k.source().begin.line > 0)
           at = {file_, static_cast<int>(k.source().begin.line), static_cast<int>(k.source().begin.column)};
-        diags_.warning(at, "unknown key `" + std::string(k.str()) + "` in " + std::string(where));
+        diags_.warning(at, "unknown key `" + std::string(k.str()) + "` in " + std::string(where) +
+                               text::did_you_mean(k.str(), {keys.begin(), keys.end()}));
       }
     }
   }
@@ -192,6 +195,27 @@ void read_lead_words(Reader& r, const toml::table& t,
     auto list = r.str_list(t, kind);
     std::erase_if(list, [](const std::string& w) { return w.empty(); });
     if (!list.empty()) words[std::string(kind)] = std::move(list);
+  }
+}
+
+// A Markdown file in an edition's folder that no edition lists in `chapters` is read by nothing: most
+// often a chapter the author forgot to add. A warning at the file (README.md is a folder's notes).
+void warn_orphan_chapters(const Config& cfg, Diagnostics& diags) {
+  std::map<fs::path, std::set<fs::path>> listed;  // folder → the chapter files editions list there
+  for (const auto& e : cfg.editions)
+    for (const auto& c : e.chapters) listed[cfg.root / e.folder].insert(c.file.lexically_normal());
+  for (const auto& [folder, files] : listed) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path name = it->path().filename();
+      if (name.extension() != ".md" || !it->is_regular_file(ec) || files.count(name)) continue;
+      std::string lower = name.string();
+      for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (lower == "readme.md" || lower.starts_with(".")) continue;
+      diags.warning({it->path(), 0, 0},
+                    "this Markdown file is in an edition's folder but not in its `chapters` (book.toml): "
+                    "no output includes it; list it there, or move it out of the folder");
+    }
   }
 }
 
@@ -370,6 +394,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
       diags.error(loc_of(file, &node), "edition `" + e.id + "` lists no `chapters`");
     cfg.editions.push_back(std::move(e));
   }
+  warn_orphan_chapters(cfg, diags);
   if (cfg.source_edition.empty() && !cfg.editions.empty()) cfg.source_edition = cfg.editions.front().id;
   if (!cfg.edition(cfg.source_edition)) {
     diags.error(loc_of(file, doc["book"]["source-edition"].node()),

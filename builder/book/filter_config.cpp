@@ -5,6 +5,7 @@
 
 #include "book/paths.hpp"
 #include "inputs/inputs.hpp"
+#include "text/suggest.hpp"
 
 namespace bb::book {
 
@@ -65,7 +66,9 @@ void read_filter_entries(const toml::table& doc, Config& cfg, Diagnostics& diags
     }
     for (const auto& [k, v] : *t)
       if (k != "path" && k != "outputs" && k != "editions" && k != "stage")
-        diags.warning(place(file, &v), "unknown key `" + std::string(k.str()) + "` in [[filter]]");
+        diags.warning(place(file, &v),
+                      "unknown key `" + std::string(k.str()) + "` in [[filter]]" +
+                          text::did_you_mean(k.str(), {"path", "outputs", "editions", "stage"}));
     FilterEntry f;
     f.loc = place(file, &item);
     f.name = t->get("path") ? t->get("path")->value<std::string>().value_or("") : "";

@@ -5,6 +5,7 @@
 
 #include "book/paths.hpp"
 #include "inputs/inputs.hpp"
+#include "text/suggest.hpp"
 
 namespace bb::book {
 
@@ -61,8 +62,9 @@ class PrintReader {
                     std::string_view where) {
     for (const auto& [k, v] : t)
       if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
-        diags_.warning(place(file_, &v),
-                       "unknown key `" + std::string(k.str()) + "` in " + std::string(where));
+        diags_.warning(place(file_, &v), "unknown key `" + std::string(k.str()) + "` in " +
+                                             std::string(where) +
+                                             text::did_you_mean(k.str(), {keys.begin(), keys.end()}));
   }
 
   // `pdf-cover`: a file inside the book — an image or a PDF (its first page becomes the cover), or a

@@ -2,6 +2,7 @@
 #include "book/site_config.hpp"
 
 #include "book/paths.hpp"
+#include "text/suggest.hpp"
 
 namespace bb::book {
 
@@ -67,7 +68,8 @@ void read_site_config(const toml::table& site, const std::filesystem::path& file
       for (const auto& [from, target] : *table)
         read_redirect(std::string(from.str()), target, file, cfg, diags);
     } else {
-      diags.warning(at(file, &value), "unknown key `" + std::string(key.str()) + "` in [site]");
+      diags.warning(at(file, &value), "unknown key `" + std::string(key.str()) + "` in [site]" +
+                                          text::did_you_mean(key.str(), {"mkdocs-ids", "redirects"}));
     }
   }
 }

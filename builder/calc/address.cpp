@@ -7,6 +7,7 @@
 
 #include "calc/error.hpp"
 #include "calc/trim.hpp"
+#include "text/suggest.hpp"
 
 namespace bb::calc {
 namespace {
@@ -220,7 +221,13 @@ const Json& follow_address(const Json& root, const std::vector<std::string>& seg
           path += ".summary";
           it = cur->find(seg);
         } else {
-          throw Error(path + " has no field '" + seg + "' (fields: " + keys_of(*cur) + ")");
+          // With the summary's fields too when it is implied: `x.matrix_flop` may mean summary.matrix_flops.
+          std::vector<std::string> fields;
+          for (const auto& [k, v] : cur->items()) fields.push_back(k);
+          if (i == 0 && cur->contains("summary") && (*cur)["summary"].is_object())
+            for (const auto& [k, v] : (*cur)["summary"].items()) fields.push_back(k);
+          throw Error(path + " has no field '" + seg + "'" + text::did_you_mean(seg, fields) +
+                      " (fields: " + keys_of(*cur) + ")");
         }
       }
       cur = &*it;

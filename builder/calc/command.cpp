@@ -11,6 +11,7 @@
 #include "calc/model.hpp"
 #include "calc/pynum.hpp"
 #include "calc/sequence.hpp"
+#include "text/suggest.hpp"
 
 namespace bb::calc {
 namespace fs = std::filesystem;
@@ -372,8 +373,12 @@ Args::Args(const CommandSpec& spec, Json values, fs::path base_dir)
     for (const auto& a : spec.args) known = known || a.name == key;
     if (!known) {
       std::string names;
-      for (const auto& a : spec.args) names += (names.empty() ? "" : ", ") + a.name;
-      throw Error("unknown argument '" + key + "' for " + spec.name +
+      std::vector<std::string> list;
+      for (const auto& a : spec.args) {
+        names += (names.empty() ? "" : ", ") + a.name;
+        list.push_back(a.name);
+      }
+      throw Error("unknown argument '" + key + "' for " + spec.name + text::did_you_mean(key, list) +
                   (names.empty() ? "" : " (known: " + names + ")"));
     }
   }
@@ -472,11 +477,14 @@ const std::vector<CommandSpec>& command_specs() {
 
 const CommandSpec& command_spec(std::string_view name) {
   std::string names;
+  std::vector<std::string> list;
   for (const auto& c : command_specs()) {
     if (c.name == name) return c;
     names += (names.empty() ? "" : ", ") + c.name;
+    list.push_back(c.name);
   }
-  throw Error("unknown calc command '" + std::string(name) + "' (known: " + names + ")");
+  throw Error("unknown calc command '" + std::string(name) + "'" + text::did_you_mean(name, list) +
+              " (known: " + names + ")");
 }
 
 Json run_command(const Data& data, std::string_view command, const Json& values, const fs::path& base_dir) {

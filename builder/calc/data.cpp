@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "calc/error.hpp"
+#include "text/suggest.hpp"
 
 namespace bb::calc {
 namespace fs = std::filesystem;
@@ -34,7 +35,8 @@ const ModelConfig& Data::model(std::string_view id) const {
   if (auto it = models_.find(id); it != models_.end()) return it->second;
   auto ids = model_ids();
   if (std::find(ids.begin(), ids.end(), id) == ids.end())
-    throw Error("unknown model '" + std::string(id) + "' (known: " + join(ids) + ")");
+    throw Error("unknown model '" + std::string(id) + "'" + text::did_you_mean(id, ids) +
+                " (known: " + join(ids) + ")");
   ModelConfig m;
   m.id = std::string(id);
   m.file = fs::path("configs") / "models" / m.id / "config.json";
@@ -57,7 +59,8 @@ const Json& Data::device(std::string_view id) const {
     if (d.value("id", "") == id) return d;
     ids.push_back(d.value("id", ""));
   }
-  throw Error("unknown device '" + std::string(id) + "' (known: " + join(ids) + ")");
+  throw Error("unknown device '" + std::string(id) + "'" + text::did_you_mean(id, ids) +
+              " (known: " + join(ids) + ")");
 }
 
 const Json& Data::sources_lock() const {

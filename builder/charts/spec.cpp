@@ -8,6 +8,7 @@
 
 #include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
+#include "text/suggest.hpp"
 #include "tomlfile/parse.hpp"
 
 namespace bb::charts {
@@ -61,7 +62,9 @@ class Reader {
 
   void known(const toml::table& t, std::set<std::string_view> keys) {
     for (auto&& [k, v] : t)
-      if (!keys.count(k.str())) error(at(v), "unknown key `" + std::string(k.str()) + "` in a chart spec");
+      if (!keys.count(k.str()))
+        error(at(v), "unknown key `" + std::string(k.str()) + "` in a chart spec" +
+                         text::did_you_mean(k.str(), {keys.begin(), keys.end()}));
   }
 
   void type(const toml::table& root, Spec& s) {

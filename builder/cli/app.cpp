@@ -14,6 +14,7 @@
 #include "commit.hpp"  // generated: BOOKBUILD_COMMIT
 #include "diag/progress.hpp"
 #include "inputs/inputs.hpp"
+#include "text/suggest.hpp"
 
 namespace bb::cli {
 
@@ -79,7 +80,8 @@ const Subcommand kSubcommands[] = {
      "Build everything in one run: an EPUB and a PDF per edition, the site linking them, and "
      "<out>/build.json",
      define_build_command},
-    {"site", "Build the website into <out>/site (and serve it with --serve)", define_site_command},
+    {"site", "Build the website into <out>/site (or serve it from <out>/.serve with --serve)",
+     define_site_command},
     {"epub", "Write an EPUB 3 per edition into <out>/epub/<name>-<edition>.epub (MathML, figures, cover)",
      define_epub_command},
     {"latex",
@@ -165,6 +167,37 @@ std::unique_ptr<CLI::App> build_app(Context& ctx, Defined defined) {
 }
 
 }  // namespace
+
+std::optional<std::string> unknown_command(const CLI::App& app, const std::vector<std::string_view>& args) {
+  const CLI::App* at = &app;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (a == "--") return std::nullopt;
+    if (a.starts_with("-")) {
+      // An option that takes a value (`--out DIR`) takes the next word too, unless written `--out=DIR`.
+      const std::string name(a.substr(0, a.find('=')));
+      const CLI::Option* o = at->get_option_no_throw(name);
+      if (o && o->get_items_expected_min() > 0 && a.find('=') == std::string_view::npos) ++i;
+      continue;
+    }
+    std::vector<std::string> names;
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+      if (!sub->get_group().empty()) names.push_back(sub->get_name());
+    if (names.empty()) return std::nullopt;  // a command of its own: the word is its argument
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->get_name() == a) next = sub;
+    if (!next) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      const std::string whose = at == &app ? "" : " of `" + at->get_name() + "`";
+      return "unknown command `" + std::string(a) + "`" + whose + text::did_you_mean(a, names) +
+             "; the commands are: " + list;
+    }
+    at = next;
+  }
+  return std::nullopt;
+}
 
 std::unique_ptr<CLI::App> make_app(Context& ctx) {
   return build_app(ctx, [](std::string_view) { return true; });

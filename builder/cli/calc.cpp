@@ -129,6 +129,15 @@ void define_calc_command(CLI::App* calc, Context& ctx) {
         calc::Data data(calculations_dir(ctx, *opts));
         calc::Json doc = calc::run_command(data, name, values, std::filesystem::current_path());
         emit(render(doc, run->format), run->output);
+        // `hardware --audit` lists the catalog's problems and, like every check, fails when it has any.
+        if (doc.is_object() && doc.value("calculation", "") == "hardware-audit") {
+          const auto problems = doc["summary"].value("problem_count", std::int64_t{0});
+          if (problems > 0) {
+            std::cerr << "bookbuild calc hardware: error: the audit found " << problems
+                      << " problem(s) in configs/hardware.json\n";
+            ctx.exit_code = 1;
+          }
+        }
       });
     });
   }

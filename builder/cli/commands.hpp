@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,11 @@ std::unique_ptr<CLI::App> make_app(Context& ctx);
 // (the calc subcommands alone are a third of `--version`'s instructions). `completion` and `manpage`
 // describe the whole app, so naming either defines them all.
 std::unique_ptr<CLI::App> make_app(Context& ctx, const std::vector<std::string_view>& args);
+
+// When the command line names a command that does not exist (`bookbuild chek`, `bookbuild calc
+// forwrd`): the message saying so, with the nearest command and the list. Checked when parsing fails,
+// so that the user reads this rather than "A subcommand is required".
+std::optional<std::string> unknown_command(const CLI::App& app, const std::vector<std::string_view>& args);
 
 // The manual page bookbuild.1 (roff) for an app made by make_app (cli/manpage.cpp).
 void write_manpage(const CLI::App& app, std::ostream& out);

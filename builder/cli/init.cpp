@@ -1,5 +1,7 @@
-// `bookbuild init [DIR] [--language L]`: a new book from templates/init/ (common/, then L/) that
-// builds and passes `check` as it is: the scenario's results are computed once the files are written.
+// `bookbuild init [DIR] [--language L[,L2…]]`: a new book from templates/init/ (common/, then L/) that
+// builds and passes `check --strict` as it is: the scenario's results are computed once the files are
+// written. Each further language is a translation: its scaffold's chapters in book-L2/, its edition in
+// book.toml.
 // Writes nothing when any file it would write already exists.
 // `bookbuild init --workflow [--force]`: only the book workflow, into an existing book (one with a
 // book.toml or the real book's layout), filled from its editions, download names and [publish].
@@ -18,6 +20,7 @@
 #include "commit.hpp"  // generated: BOOKBUILD_COMMIT_FULL
 #include "output/staging.hpp"
 #include "publish/workflow.hpp"
+#include "text/suggest.hpp"
 #include "writers/template.hpp"
 
 namespace bb::cli {
@@ -28,9 +31,9 @@ namespace {
 
 struct InitCommand {
   std::string dir;
-  std::string language = "en";
-  bool workflow = false;  // only .github/workflows/book.yml, into an existing book
-  bool force = false;     // --workflow: replace the one there
+  std::string language = "en";  // one language, or a list: "en,zh" (the first is the source)
+  bool workflow = false;         // only .github/workflows/book.yml, into an existing book
+  bool force = false;            // --workflow: replace the one there
 };
 
 const fs::path kWorkflow = fs::path(".github") / "workflows" / "book.yml";
@@ -88,21 +91,65 @@ int write_workflow(const fs::path& root, bool force, bool quiet) {
   return 0;
 }
 
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A translation of the book in `language`: its scaffold's manuscripts (with the common figures) in
+// `book-<language>/`, and its `[[edition]]` table, moved to that folder and site path, for book.toml.
+std::string add_translation(const std::string& language, std::map<fs::path, fs::path>& files) {
+  const fs::path folder = "book-" + language;
+  for (const auto& [rel, src] : scaffold_files(language))
+    if (*rel.begin() == "manuscripts") files[folder / rel.lexically_relative("manuscripts")] = src;
+  std::string toml = read_text(scaffolds() / language / "book.toml");
+  std::string edition = toml.substr(std::min(toml.find("[[edition]]"), toml.size()));
+  auto set = [&](const std::string& line, const std::string& to) {
+    if (auto at = edition.find(line); at != std::string::npos) edition.replace(at, line.size(), to);
+  };
+  set("folder = \"manuscripts\"", "folder = \"" + folder.string() + "\"");
+  set("site-path = \"\"", "site-path = \"" + language + "/\"");
+  return "\n" + edition;
+}
+
+// The languages of `--language en,zh`, each one a scaffold, none twice; empty after an error.
+std::vector<std::string> chosen_languages(const std::string& option) {
+  const auto langs = languages();
+  std::vector<std::string> chosen;
+  for (std::size_t at = 0; at <= option.size();) {
+    const std::size_t comma = std::min(option.find(',', at), option.size());
+    const std::string l = option.substr(at, comma - at);
+    at = comma + 1;
+    if (std::find(langs.begin(), langs.end(), l) == langs.end()) {
+      std::string list;
+      for (const auto& x : langs) list += (list.empty() ? "" : ", ") + x;
+      std::cerr << "bookbuild init: error: no scaffold for language `" << l << "`"
+                << text::did_you_mean(l, langs) << " (available: " << list
+                << "; several: --language en,zh)\n";
+      return {};
+    }
+    if (std::find(chosen.begin(), chosen.end(), l) != chosen.end()) {
+      std::cerr << "bookbuild init: error: language `" << l << "` is named twice\n";
+      return {};
+    }
+    chosen.push_back(l);
+  }
+  return chosen;
+}
+
 int run(const InitCommand& opt, const Context& ctx) {
   if (opt.workflow) {
     const fs::path root = opt.dir.empty() ? ctx.global.book_dir : fs::path(opt.dir);
     return write_workflow(fs::absolute(root).lexically_normal(), opt.force, ctx.global.quiet);
   }
-  auto langs = languages();
-  if (std::find(langs.begin(), langs.end(), opt.language) == langs.end()) {
-    std::string list;
-    for (const auto& l : langs) list += (list.empty() ? "" : ", ") + l;
-    std::cerr << "bookbuild init: error: no scaffold for language `" << opt.language
-              << "` (available: " << list << ")\n";
-    return 2;
-  }
+  const auto chosen = chosen_languages(opt.language);
+  if (chosen.empty()) return 2;
   fs::path target = fs::absolute(opt.dir.empty() ? fs::current_path() : fs::path(opt.dir)).lexically_normal();
-  auto files = scaffold_files(opt.language);
+  auto files = scaffold_files(chosen.front());
+  std::string book_toml = read_text(files.at("book.toml"));
+  for (std::size_t i = 1; i < chosen.size(); ++i) book_toml += add_translation(chosen[i], files);
   std::vector<fs::path> existing;
   for (const auto& [rel, src] : files)
     if (fs::exists(target / rel)) existing.push_back(target / rel);
@@ -115,7 +162,10 @@ int run(const InitCommand& opt, const Context& ctx) {
   }
   for (const auto& [rel, src] : files) {
     fs::create_directories((target / rel).parent_path());
-    fs::copy_file(src, target / rel);
+    if (rel == "book.toml")
+      std::ofstream(target / rel, std::ios::binary) << book_toml;
+    else
+      fs::copy_file(src, target / rel);
   }
   // The scenario's results and manifest, computed by this build's calc library (as `bookbuild calc
   // reproduce --write` does), so that `check` finds them current.
@@ -146,13 +196,13 @@ void define_init_command(CLI::App* sub, Context& ctx) {
       ->type_name("DIR");
   sub->add_option(
          "--language", opt->language,
-         "Language of the new book: " +
+         "Language of the new book, or languages, the first the source: " +
              [] {
                std::string list;
                for (const auto& l : languages()) list += (list.empty() ? "" : ", ") + l;
                return list;
              }() +
-             " (default: en)")
+             " (default: en; two editions: en,zh)")
       ->type_name("LANG");
   sub->add_flag("--workflow", opt->workflow,
                 "Write only the book workflow (.github/workflows/book.yml) into an existing book (DIR, or "

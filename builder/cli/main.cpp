@@ -17,6 +17,11 @@ int main(int argc, char** argv) {
   try {
     app->parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (auto unknown = bb::cli::unknown_command(*app, std::vector<std::string_view>(argv + 1, argv + argc))) {
+      std::cerr << "bookbuild: error: " << bb::escape_controls(*unknown)
+                << "\nRun with --help for more information.\n";
+      return 2;
+    }
     int code = app->exit(e);
     return code == 0 ? 0 : 2;  // usage errors exit 2, like the calc commands' bad input
   } catch (const bb::FatalError& e) {

@@ -71,8 +71,8 @@ site::SiteOptions site_options(const Context& ctx, bool live_reload, bool search
 
 // What a finished `bookbuild site` prints: the time with writing (BOOKBUILD_TIMINGS), then, unless -q,
 // the pages written and the search index sizes.
-void report_written(const Context& ctx, std::chrono::steady_clock::time_point t0, std::size_t pages,
-                    const std::map<std::string, std::size_t>& index_bytes,
+void report_written(const Context& ctx, const fs::path& site, std::chrono::steady_clock::time_point t0,
+                    std::size_t pages, const std::map<std::string, std::size_t>& index_bytes,
                     const std::map<std::string, std::size_t>& query_bytes) {
   const auto elapsed = std::chrono::steady_clock::now() - t0;
   if (std::getenv("BOOKBUILD_TIMINGS")) {
@@ -83,7 +83,7 @@ void report_written(const Context& ctx, std::chrono::steady_clock::time_point t0
               << " reused from the store\n";
   }
   if (ctx.global.quiet) return;
-  std::cerr << "site: " << pages << " pages written to " << (ctx.global.out_dir / "site").string() << " in "
+  std::cerr << "site: " << pages << " pages written to " << site.string() << " in "
             << std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() << " ms\n";
   print_search_sizes(index_bytes, query_bytes);
 }
@@ -108,7 +108,7 @@ int build_by_edition(const Context& ctx, const SiteCommand& opt, std::chrono::st
     site::SiteSummary summary = writer->finish();
     if (summary.written) {
       highlight::save_cache();
-      report_written(ctx, t0, summary.pages, summary.search_index_bytes, summary.search_query_bytes);
+      report_written(ctx, out, t0, summary.pages, summary.search_index_bytes, summary.search_query_bytes);
     }
   }
   writer.reset();  // an unfinished staged folder is removed here
@@ -176,11 +176,12 @@ void define_site_command(CLI::App* sub, Context& ctx) {
     std::unique_ptr<server::Session> first;
     auto files = server::build_site(live, *cache, /*search=*/true, first);
     if (files) {
-      site::write_site(*files, ctx.global.out_dir / "site");
+      site::write_site(*files, server::served_dir(ctx.global.out_dir));
       highlight::save_cache();
       std::size_t pages = 0;
       for (const auto& [rel, content] : files->generated) pages += rel.ends_with(".html");
-      report_written(ctx, t0, pages, files->search_index_bytes, files->search_query_bytes);
+      report_written(ctx, server::served_dir(ctx.global.out_dir), t0, pages, files->search_index_bytes,
+                     files->search_query_bytes);
     }
     ctx.exit_code = static_cast<ServedSession&>(*first).s.report(ctx);
     if (ctx.exit_code != 0) return;

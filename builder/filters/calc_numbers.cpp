@@ -2,10 +2,10 @@
 #include "filters/calc_numbers.hpp"
 #include "text/unicode.hpp"
 
-#include <cfloat>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace bb::filters {
 
@@ -32,13 +32,13 @@ bool split_placeholder(std::string_view inner, std::string& expr, std::string& f
 
 namespace {
 
-// `tol=` as typed: a plain finite number >= 0 (no inf, nan, negative or out-of-range values).
-std::optional<long double> parse_tolerance(const std::string& text) {
+// `tol=` as typed: a plain finite number >= 0 (no inf, nan, negative or out-of-range values), exact.
+std::optional<text::Decimal> parse_tolerance(const std::string& text) {
   double v = 0;
   const char* end = text.data() + text.size();
   auto [p, ec] = std::from_chars(text.data(), end, v);
   if (ec != std::errc() || p != end || !std::isfinite(v) || v < 0) return std::nullopt;
-  return static_cast<long double>(v);
+  return text::Decimal::parse(text).value_or(text::Decimal::of(v));
 }
 
 class CalcResolver {
@@ -121,11 +121,15 @@ class CalcResolver {
     }
     auto v = eval(b.expr, n.loc);
     if (!v) return;
-    long double scale = lit->unit ? lit->unit->scale : 1.0L;
-    long double actual = v->value() / scale;
-    // Half a unit of the last printed digit, in the literal's own unit: "8,190,735,360" must be exact,
-    // "133.59 TFLOPs" within 0.005 TFLOPs.
-    long double tolerance = 0.5L * std::pow(10.0L, -lit->decimals);
+    // Exact decimals throughout (text/decimal.hpp): the value in the literal's unit, the literal as
+    // typed, and half a unit of its last printed digit: "8,190,735,360" must be exact, "133.59 TFLOPs"
+    // within 0.005 TFLOPs. A value exactly half-way is within, whichever way the author rounded.
+    if (!v->is_integer && !std::isfinite(v->real)) {
+      diags_.error(n.loc, "`" + b.expr + "` is not a finite number");
+      return;
+    }
+    const text::Decimal actual = exact_value(*v, lit->unit);
+    text::Decimal tolerance = *text::Decimal::parse("5e" + std::to_string(-lit->decimals - 1));
     if (const std::string* t = n.attr("tol")) {
       auto tol = parse_tolerance(*t);
       if (!tol) {
@@ -134,15 +138,12 @@ class CalcResolver {
       }
       tolerance = *tol;
     }
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.*Lf", lit->decimals + 3, actual);
-    b.recomputed = std::string(buf) + (lit->unit ? " " + lit->unit->name : "");
-    std::snprintf(buf, sizeof buf, "±%.*Lg", 3, tolerance);
+    const auto typed = text::Decimal::parse(lit->digits);
+    b.recomputed = actual.fixed(lit->decimals + 3) + (lit->unit ? " " + lit->unit->name : "");
+    char buf[48];  // the tolerance as it has always been shown: "±0.005", "±5e-05"
+    std::snprintf(buf, sizeof buf, "±%.3Lg", std::strtold(tolerance.plain().c_str(), nullptr));
     b.tolerance = buf;
-    // The only slack is the rounding of the division above and of reading the decimal literal (a few
-    // units of the long double's last place), never a share of the value itself.
-    long double rounding = 4 * LDBL_EPSILON * (std::fabs(actual) + std::fabs(lit->value));
-    b.ok = std::fabs(actual - lit->value) <= tolerance + rounding;
+    b.ok = typed && compare((actual - *typed).abs(), tolerance) <= 0;
     if (!b.ok) {
       diags_.error(n.loc, "number `" + b.shown + "` does not match `" + b.expr + "`: recomputed " +
                               b.recomputed + " (tolerance " + b.tolerance + ")");

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "lang/language.hpp"
+#include "text/suggest.hpp"
 
 #include "filters/numbering.hpp"
 
@@ -106,6 +107,12 @@ class Resolver {
         case Kind::Image:
           out.push_back(std::move(n));  // no links inside links; code is literal
           break;
+        case Kind::Span:
+          // `[Table 2-7]{.noref}`: the author says this phrase is not a reference (a table of another
+          // document): its text is not read for references; `@label` citations inside still resolve.
+          inlines(n.children, plain && !n.has_class("noref"));
+          out.push_back(std::move(n));
+          break;
         default: inlines(n.children, plain); out.push_back(std::move(n));
       }
     }
@@ -137,8 +144,8 @@ class Resolver {
     if (!t) {
       // A label may be one of a refused chapter's, which are unknown: that chapter's error stands for it.
       if (ctx_.chapters_unread.empty())
-        diags_.error(n.loc,
-                     "unresolved reference `@" + n.text + "`: no target has the label `" + n.text + "`");
+        diags_.error(n.loc, "unresolved reference `@" + n.text + "`: no target has the label `" + n.text + "`" +
+                                text::did_you_mean(n.text, ctx_.targets.labels_in(ctx_.edition.id)));
       return;
     }
     if (t->number.empty() && t->title.empty() && t->kind != TargetKind::Section) {

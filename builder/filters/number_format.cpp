@@ -15,57 +15,68 @@ namespace {
 struct UnitDef {
   const char* name;
   long double scale;
-  const char* ru;  // Russian word; nullptr: same as name
+  int pow2, pow10;  // scale = 2^pow2 × 10^pow10, for the exact decimal division
+  const char* ru;   // Russian word; nullptr: same as name
 };
 
 // Binary byte units are powers of two (IEC); decimal ones powers of ten (SI). Times are in seconds.
 const UnitDef kUnits[] = {
-    {"bytes", 1, "байт"},
-    {"KiB", 1024.0L, "КиБ"},
-    {"MiB", 1048576.0L, "МиБ"},
-    {"GiB", 1073741824.0L, "ГиБ"},
-    {"TiB", 1099511627776.0L, "ТиБ"},
-    {"KB", 1e3L, "КБ"},
-    {"MB", 1e6L, "МБ"},
-    {"GB", 1e9L, "ГБ"},
-    {"TB", 1e12L, "ТБ"},
-    {"PB", 1e15L, "ПБ"},
-    {"FLOPs", 1, nullptr},
-    {"KFLOPs", 1e3L, nullptr},
-    {"MFLOPs", 1e6L, nullptr},
-    {"GFLOPs", 1e9L, nullptr},
-    {"TFLOPs", 1e12L, nullptr},
-    {"PFLOPs", 1e15L, nullptr},
-    {"EFLOPs", 1e18L, nullptr},
-    {"FLOP/s", 1, nullptr},
-    {"GFLOP/s", 1e9L, nullptr},
-    {"TFLOP/s", 1e12L, nullptr},
-    {"PFLOP/s", 1e15L, nullptr},
-    {"B/s", 1, "Б/с"},
-    {"MB/s", 1e6L, "МБ/с"},
-    {"GB/s", 1e9L, "ГБ/с"},
-    {"TB/s", 1e12L, "ТБ/с"},
-    {"Gbit/s", 1.25e8L, "Гбит/с"},
-    {"tok/s", 1, "ток/с"},
-    {"s", 1, "с"},
-    {"ms", 1e-3L, "мс"},
-    {"μs", 1e-6L, "мкс"},
-    {"us", 1e-6L, "мкс"},
-    {"ns", 1e-9L, "нс"},
-    {"%", 0.01L, nullptr},
-    {"K", 1e3L, "тыс."},
-    {"M", 1e6L, "млн"},
-    {"B", 1e9L, "млрд"},
+    {"bytes", 1, 0, 0, "байт"},
+    {"KiB", 1024.0L, 10, 0, "КиБ"},
+    {"MiB", 1048576.0L, 20, 0, "МиБ"},
+    {"GiB", 1073741824.0L, 30, 0, "ГиБ"},
+    {"TiB", 1099511627776.0L, 40, 0, "ТиБ"},
+    {"KB", 1e3L, 0, 3, "КБ"},
+    {"MB", 1e6L, 0, 6, "МБ"},
+    {"GB", 1e9L, 0, 9, "ГБ"},
+    {"TB", 1e12L, 0, 12, "ТБ"},
+    {"PB", 1e15L, 0, 15, "ПБ"},
+    {"FLOPs", 1, 0, 0, nullptr},
+    {"KFLOPs", 1e3L, 0, 3, nullptr},
+    {"MFLOPs", 1e6L, 0, 6, nullptr},
+    {"GFLOPs", 1e9L, 0, 9, nullptr},
+    {"TFLOPs", 1e12L, 0, 12, nullptr},
+    {"PFLOPs", 1e15L, 0, 15, nullptr},
+    {"EFLOPs", 1e18L, 0, 18, nullptr},
+    {"FLOP/s", 1, 0, 0, nullptr},
+    {"GFLOP/s", 1e9L, 0, 9, nullptr},
+    {"TFLOP/s", 1e12L, 0, 12, nullptr},
+    {"PFLOP/s", 1e15L, 0, 15, nullptr},
+    {"B/s", 1, 0, 0, "Б/с"},
+    {"MB/s", 1e6L, 0, 6, "МБ/с"},
+    {"GB/s", 1e9L, 0, 9, "ГБ/с"},
+    {"TB/s", 1e12L, 0, 12, "ТБ/с"},
+    {"Gbit/s", 1.25e8L, -3, 9, "Гбит/с"},  // 10^9 bits of 8 bytes: 10^9 / 2^3 bytes
+    {"tok/s", 1, 0, 0, "ток/с"},
+    {"s", 1, 0, 0, "с"},
+    {"ms", 1e-3L, 0, -3, "мс"},
+    {"μs", 1e-6L, 0, -6, "мкс"},
+    {"us", 1e-6L, 0, -6, "мкс"},
+    {"ns", 1e-9L, 0, -9, "нс"},
+    {"%", 0.01L, 0, -2, nullptr},
+    {"K", 1e3L, 0, 3, "тыс."},
+    {"M", 1e6L, 0, 6, "млн"},
+    {"B", 1e9L, 0, 9, "млрд"},
 };
+
+Unit unit_of(const UnitDef& u) {
+  return Unit{std::string(u.name) == "us" ? "μs" : u.name, u.scale, u.pow2, u.pow10};
+}
 
 }  // namespace
 
 std::optional<Unit> find_unit(std::string_view word) {
   for (const auto& u : kUnits) {
-    if (word == u.name || (u.ru && word == u.ru))
-      return Unit{std::string(u.name) == "us" ? "μs" : u.name, u.scale};
+    if (word == u.name || (u.ru && word == u.ru)) return unit_of(u);
   }
   return std::nullopt;
+}
+
+std::vector<Unit> all_units() {
+  std::vector<Unit> out;
+  for (const auto& u : kUnits)
+    if (std::string_view(u.name) != "us") out.push_back(unit_of(u));  // `us` is μs typed in ASCII
+  return out;
 }
 
 std::string unit_word(const Unit& unit, std::string_view lang) {
@@ -176,15 +187,6 @@ std::string localize_decimal(std::string_view plain, const book::NumberLocale& l
 
 namespace {
 
-// Exact decimal rendering of an integer divided by a power of ten, rounded half away from zero.
-std::string fixed_string(long double v, int decimals) {
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "%.*Lf", decimals, v);
-  std::string s = buf;
-  if (s == "-0" || (s.starts_with("-0.") && s.find_first_not_of("-0.") == std::string::npos)) s.erase(0, 1);
-  return s;
-}
-
 std::string shortest(double v) {
   char buf[64];
   auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
@@ -197,36 +199,31 @@ std::string shortest(double v) {
   return s;
 }
 
+// The digits of a value in the format's unit and style, before the locale's marks. Exact: the value
+// is scaled and rounded as a decimal (text/decimal.hpp), half away from zero.
+std::string plain_digits(const Number& n, const Format& f) {
+  if (f.style == Format::Style::Default) return n.is_integer ? std::to_string(n.integer) : shortest(n.real);
+  if (f.style == Format::Style::Integer && n.is_integer && !f.unit) return std::to_string(n.integer);
+  if (!n.is_integer && !std::isfinite(n.real))
+    return std::isnan(n.real) ? "nan" : n.real < 0 ? "-inf" : "inf";
+  text::Decimal v = exact_value(n, f.unit);
+  switch (f.style) {
+    case Format::Style::Significant: return v.significant(f.digits);
+    case Format::Style::Integer: return v.fixed(0);
+    default: return v.fixed(f.digits);
+  }
+}
+
 }  // namespace
+
+text::Decimal exact_value(const Number& n, const std::optional<Unit>& unit) {
+  text::Decimal v = n.is_integer ? text::Decimal::of(n.integer) : text::Decimal::of(n.real);
+  return unit ? v.scaled(-unit->pow2, -unit->pow10) : v;
+}
 
 std::string format_number(const Number& n, const Format& f, const book::NumberLocale& locale,
                           std::string_view lang) {
-  long double v = n.value();
-  if (f.unit) v /= f.unit->scale;
-  std::string plain;
-  switch (f.style) {
-    case Format::Style::Default: plain = n.is_integer ? std::to_string(n.integer) : shortest(n.real); break;
-    case Format::Style::Integer:
-      plain = n.is_integer && !f.unit ? std::to_string(n.integer) : fixed_string(v, 0);
-      break;
-    case Format::Style::Fixed: plain = fixed_string(v, f.digits); break;
-    case Format::Style::Significant: {
-      if (v == 0) {
-        plain = "0";
-        break;
-      }
-      int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(static_cast<double>(v)))));
-      int decimals = f.digits - 1 - magnitude;
-      if (decimals >= 0) {
-        plain = fixed_string(v, decimals);
-      } else {
-        long double p = std::pow(10.0L, -decimals);
-        plain = fixed_string(std::round(v / p) * p, 0);
-      }
-      break;
-    }
-  }
-  std::string out = localize_decimal(plain, locale);
+  std::string out = localize_decimal(plain_digits(n, f), locale);
   if (f.unit && !f.bare) {
     // Russian typography keeps number and unit together with a no-break space.
     std::string space = lang.starts_with("ru") ? "\u00A0" : " ";
@@ -239,7 +236,7 @@ std::optional<Literal> parse_literal(std::string_view text, const book::NumberLo
   // A number written as a word of the language: "four", "четыре", "八".
   if (locale.words != nullptr) {
     if (auto it = locale.words->find(text::lower(text::trim(text))); it != locale.words->end())
-      return Literal{static_cast<long double>(it->second), 0, std::nullopt};
+      return Literal{static_cast<long double>(it->second), std::to_string(it->second), 0, std::nullopt};
   }
   std::string digits;
   std::size_t i = 0;
@@ -284,6 +281,7 @@ std::optional<Literal> parse_literal(std::string_view text, const book::NumberLo
   if (!seen_digit) return std::nullopt;
   Literal lit;
   lit.value = std::strtold(digits.c_str(), nullptr);
+  lit.digits = digits;
   lit.decimals = decimals;
   std::string_view rest = text.substr(i);
   while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);

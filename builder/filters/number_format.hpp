@@ -9,8 +9,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "book/config.hpp"
+#include "text/decimal.hpp"
 
 namespace bb::filters {
 
@@ -23,12 +25,15 @@ struct Number {
 };
 
 struct Unit {
-  std::string name;       // canonical: "GiB", "TFLOPs", "ms", "%"
-  long double scale = 1;  // value in base units per unit (GiB: 2^30, ms: 1e-3, %: 0.01)
+  std::string name;         // canonical: "GiB", "TFLOPs", "ms", "%"
+  long double scale = 1;    // value in base units per unit (GiB: 2^30, ms: 1e-3, %: 0.01)
+  int pow2 = 0, pow10 = 0;  // the same scale exactly: 2^pow2 × 10^pow10 (Gbit/s: 2^-3 × 10^9)
 };
 
 // A known unit by canonical name or by one of its localized words ("ГиБ", "мс"); nullopt if unknown.
 std::optional<Unit> find_unit(std::string_view word);
+// Every unit, once each (no second spelling such as `us` for μs).
+std::vector<Unit> all_units();
 // The word an edition prints for a unit ("GiB", "ГиБ").
 std::string unit_word(const Unit& unit, std::string_view lang);
 
@@ -42,7 +47,12 @@ struct Format {
 // Parses a spec; on failure returns nullopt and sets `error`.
 std::optional<Format> parse_format(std::string_view spec, std::string& error);
 
-// Formats a value for an edition: digit grouping, decimal mark, unit word.
+// A computed value as an exact decimal, divided by the unit's scale exactly: a double is taken at its
+// shortest round-trip digits (3.35e12 B/s is 3.35 TB/s, not 3.3499999…). Finite values only.
+text::Decimal exact_value(const Number& n, const std::optional<Unit>& unit);
+
+// Formats a value for an edition: digit grouping, decimal mark, unit word. Every style rounds the
+// exact decimal value half away from zero (3.35 TB/s at one decimal is 3.4, 0.125 at two is 0.13).
 std::string format_number(const Number& n, const Format& f, const book::NumberLocale& locale,
                           std::string_view lang);
 
@@ -53,6 +63,7 @@ std::string localize_decimal(std::string_view plain, const book::NumberLocale& l
 // unit if one follows it ("133.59 TFLOPs" → 133.59, 2, TFLOPs).
 struct Literal {
   long double value = 0;
+  std::string digits;  // the value as a plain decimal ("-1234.50"), for exact comparison
   int decimals = 0;
   std::optional<Unit> unit;
 };

@@ -39,6 +39,13 @@ const Target* TargetTable::by_label(const std::string& edition, const std::strin
   return it == labels_.end() ? nullptr : &targets_[it->second];
 }
 
+std::vector<std::string> TargetTable::labels_in(const std::string& edition) const {
+  std::vector<std::string> out;
+  for (auto it = labels_.lower_bound({edition, ""}); it != labels_.end() && it->first.first == edition; ++it)
+    out.push_back(it->first.second);
+  return out;
+}
+
 const Target* TargetTable::by_number(const std::string& edition, TargetKind kind,
                                      const std::string& number) const {
   auto it = numbers_.find({edition, kind, number});

@@ -38,6 +38,8 @@ class TargetTable {
   // By kind and number ("4-5") within an edition.
   [[nodiscard]] const Target* by_number(const std::string& edition, TargetKind kind,
                                         const std::string& number) const;
+  // Every label of an edition, sorted (for "did you mean").
+  [[nodiscard]] std::vector<std::string> labels_in(const std::string& edition) const;
   // Every label of an edition's chapter (for the cross-edition comparison).
   [[nodiscard]] std::vector<std::string> labels_of(const std::string& edition,
                                                    const std::string& chapter) const;

@@ -25,6 +25,7 @@
 #include "markdown/parse_memory.hpp"
 #include "markdown/size_limits.hpp"
 #include "markdown/source_text.hpp"
+#include "markdown/unsupported.hpp"
 
 namespace bb::markdown {
 
@@ -74,6 +75,7 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
   bound_nesting(doc, diags);
   name_footnotes(doc, fenced.text);
   check_footnote_definitions(doc, source, path, diags);
+  warn_unsupported_syntax(doc, source, diags);
   return doc;
 }
 

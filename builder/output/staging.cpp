@@ -148,7 +148,26 @@ void write_file(const fs::path& path, std::string_view content) {
 void link_or_copy(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::create_hard_link(from, to, ec);
-  if (ec) fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+  if (!ec) return;
+  // `to` exists (another build's file, or a link to `from` itself, which copy_file refuses to
+  // overwrite) or no link can be made: a link or a copy beside it, renamed over it, replaces it whole.
+  const fs::path tmp = sibling(to, "tmp");
+  fs::remove(tmp, ec);
+  fs::create_hard_link(from, tmp, ec);
+  if (ec) {
+    try {
+      fs::copy_file(from, tmp, fs::copy_options::overwrite_existing);
+    } catch (...) {
+      fs::remove(tmp, ec);
+      throw;
+    }
+  }
+  fs::rename(tmp, to, ec);
+  if (ec) {
+    std::error_code rm;
+    fs::remove(tmp, rm);
+    throw fs::filesystem_error("cannot replace the file", from, to, ec);
+  }
 }
 
 bool holds(const fs::path& file, std::string_view bytes) {

@@ -37,8 +37,9 @@ void write_file_atomic(const std::filesystem::path& target, std::string_view con
 void write_file(const std::filesystem::path& path, std::string_view content);
 
 // `to` becomes a hard link to `from` (nothing writes to an output's figures, and an editor that saves
-// a file writes a new one), or a copy where a link cannot be made (another file system). Throws
-// std::filesystem::filesystem_error when neither can be made.
+// a file writes a new one), or a copy where a link cannot be made (another file system). Whatever was
+// at `to` is replaced by a rename, whole and at once — also another process's output and a link to
+// `from` itself. Throws std::filesystem::filesystem_error when neither can be made.
 void link_or_copy(const std::filesystem::path& from, const std::filesystem::path& to);
 
 // True when `file` is a regular file (not a symbolic link) holding exactly `bytes`: an output that

@@ -175,7 +175,7 @@ bool rebuild_chapters(const LiveOptions& options, const std::vector<fs::path>& c
     lap("patch");
     if (timings && !ready.empty()) std::cerr << "  patch sent at " << epoch_ms() << '\n';
   };
-  auto pages = update_pages(files, std::move(part), options.out_dir / "site", &patches, patch);
+  auto pages = update_pages(files, std::move(part), served_dir(options.out_dir), &patches, patch);
   lap("write");
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
@@ -192,7 +192,7 @@ bool rebuild_chapters(const LiveOptions& options, const std::vector<fs::path>& c
 // search index follows. A failing build leaves `files` (the last good site) as it is.
 void rebuild(const LiveOptions& options, const std::vector<fs::path>& changed, site::SiteFiles& files,
              SessionCache& cache, DevServer& server, LiveBook& live) {
-  const fs::path out = options.out_dir / "site";
+  const fs::path out = served_dir(options.out_dir);
   static const bool timings = std::getenv("BOOKBUILD_TIMINGS") != nullptr;
   auto t0 = std::chrono::steady_clock::now();
   live.keep(nullptr);  // one resolved book in memory at a time
@@ -260,7 +260,7 @@ std::optional<site::SiteFiles> build_site(const LiveOptions& options, SessionCac
 
 int serve(const LiveOptions& options, site::SiteFiles files, SessionCache& cache,
           std::unique_ptr<Session> first) {
-  const fs::path out = options.out_dir / "site";
+  const fs::path out = served_dir(options.out_dir);
   DevServer server(out, options.host, options.port);
   if (!server.start()) {
     std::cerr << "site: cannot listen on " << options.host << ':' << options.port

@@ -39,9 +39,17 @@ class Session {
   virtual filters::Resolution& resolution() = 0;
 };
 
+// Where the dev server writes the site it serves: `<out>/.serve`, a folder of its own. Its pages carry
+// the live-reload script, so they are not the site to publish, and `bookbuild build` or `site` may
+// replace `<out>/site` at any time while the server runs (and the server may rebuild while they run)
+// without either seeing the other's files.
+inline std::filesystem::path served_dir(const std::filesystem::path& out_dir) {
+  return out_dir / ".serve";
+}
+
 struct LiveOptions {
   std::filesystem::path book_dir;  // watched; diagnostics are printed relative to it
-  std::filesystem::path out_dir;   // the site is written to <out_dir>/site; not watched
+  std::filesystem::path out_dir;   // the site is written to served_dir(out_dir); not watched
   std::string host = "127.0.0.1";
   int port = 8000;
   bool quiet = false;
@@ -55,7 +63,7 @@ struct LiveOptions {
 std::optional<site::SiteFiles> build_site(const LiveOptions& options, SessionCache& cache, bool search,
                                           std::unique_ptr<Session>& session);
 
-// Serves `files`, the site as `first` built it and as written to <out_dir>/site, until SIGINT or
+// Serves `files`, the site as `first` built it and as written to served_dir(out_dir), until SIGINT or
 // SIGTERM; every change of the book, its templates, assets or calc data rebuilds it. Returns the
 // exit code: 1 when the address cannot be listened on.
 int serve(const LiveOptions& options, site::SiteFiles files, SessionCache& cache,

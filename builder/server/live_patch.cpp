@@ -77,7 +77,7 @@ std::vector<std::string> update_pages(site::SiteFiles& files, site::SiteFiles pa
     auto it = files.copied.find(rel);
     if (it != files.copied.end() && it->second == src && fs::exists(out / rel)) continue;
     fs::create_directories((out / rel).parent_path());
-    fs::copy_file(src, out / rel, fs::copy_options::overwrite_existing);
+    output::link_or_copy(src, out / rel);
     files.copied[rel] = src;
   }
   std::vector<std::string> changed;
@@ -125,7 +125,7 @@ std::vector<std::string> update_site(const site::SiteFiles& previous, const site
                 fs::file_size(src, ec) == fs::file_size(out / rel, ec);
     if (same) continue;
     fs::create_directories((out / rel).parent_path());
-    fs::copy_file(src, out / rel, fs::copy_options::overwrite_existing);
+    output::link_or_copy(src, out / rel);
     if (rel.starts_with("assets/")) changed.push_back("*");
   }
   std::error_code ec;

@@ -151,6 +151,50 @@ std::optional<Hazard> reader_hazard(std::string_view text) {
   }
   return std::nullopt;
 }
+namespace {
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Line `line` (1-based) of `text`.
+std::string_view line_of(std::string_view text, int line) {
+  std::size_t at = 0;
+  for (int l = 1; l < line && at != std::string_view::npos; ++l) {
+    at = text.find('\n', at);
+    if (at != std::string_view::npos) ++at;
+  }
+  if (at == std::string_view::npos || at > text.size()) return {};
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+}  // namespace
+
+std::string hint(std::string_view description, std::string_view line, int col) {
+  auto has = [&](std::string_view s) { return description.find(s) != std::string_view::npos; };
+  if (has("could not determine value type")) {
+    // `lang = zh-Hans`: a word where a value belongs, which TOML reads only in quotes.
+    const std::size_t eq = line.find('=');
+    std::string_view value =
+        col > 0 && static_cast<std::size_t>(col) <= line.size() ? line.substr(col - 1) : "";
+    value = trimmed(value.substr(0, value.find(" #")));
+    if (eq != std::string_view::npos && !value.empty() && value.find('"') == std::string_view::npos)
+      return "text is quoted in TOML: write " + std::string(trimmed(line.substr(0, eq))) + " = \"" +
+             std::string(value) + "\"";
+    return "text is quoted in TOML (\"…\"); numbers, true and false are not";
+  }
+  if (has("control characters"))
+    return "a quoted string ends on its own line: close the quote, or write text over several lines "
+           "between \"\"\" and \"\"\"";
+  if (has("table header")) return "a table's name is closed on its line: [book], [[edition]]";
+  if (has("expected comma")) return "the items of a list are separated by commas: [\"a.md\", \"b.md\"]";
+  if (has("cannot redefine"))
+    return "a key is set once per table; [[edition]] (double brackets) starts another edition";
+  return "the TOML syntax is described at https://toml.io";
+}
+
 Parsed parse(std::string_view text, const std::filesystem::path& file) {
   Parsed out;
   if (auto hazard = reader_hazard(text)) {
@@ -165,6 +209,7 @@ Parsed parse(std::string_view text, const std::filesystem::path& file) {
     out.line = static_cast<int>(e.source().begin.line);
     out.col = static_cast<int>(e.source().begin.column);
     out.error = std::string(e.description());
+    out.error += "; hint: " + hint(out.error, line_of(text, out.line), out.col);
   }
   return out;
 }

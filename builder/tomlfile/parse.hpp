@@ -35,7 +35,12 @@ struct Parsed {
   std::string error;
 };
 
-// `text` read from `file` (named in toml++'s source regions): the guard, then toml++.
+// What to do about a toml++ error `description` at column `col` of `line` (the line's text): the
+// mistakes a new author makes, named with their fix (`lang = zh-Hans` → write lang = "zh-Hans").
+std::string hint(std::string_view description, std::string_view line, int col);
+
+// `text` read from `file` (named in toml++'s source regions): the guard, then toml++. A toml++ error
+// ends with a hint (above).
 Parsed parse(std::string_view text, const std::filesystem::path& file);
 
 }  // namespace bb::tomlfile

@@ -173,11 +173,11 @@ TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
   LatexOptions o = fixture_options();
   o.chapter = "ch04";
   std::string tex = render_latex(root, o).tex;
-  EXPECT_TRUE(
-      has(tex, "\\bbchapter{\\texorpdfstring{第 4 章 加速器架构}{第 4 章 加速器架构}}{第 4 章 加速器架构}"))
+  EXPECT_TRUE(has(
+      tex, "\\bbchapter{\\texorpdfstring{第 4 章\\ 加速器架构}{第 4 章 加速器架构}}{第 4 章\\ 加速器架构}"))
       << tex;
   EXPECT_TRUE(has(tex, "\\label{ch04}\\label{ch04:ch04}")) << tex;
-  EXPECT_TRUE(has(tex, "{4.2 加速器架构}\\label{ch04:sec-4-2}")) << tex;
+  EXPECT_TRUE(has(tex, "{4.2\\ 加速器架构}\\label{ch04:sec-4-2}")) << tex;
   EXPECT_TRUE(has(tex, "{4.3 手写编号}\\label{ch04:sec-4-3}")) << tex;
   EXPECT_FALSE(has(tex, "4.3 4.3")) << tex;
   EXPECT_TRUE(has(tex, "\\label{ch04:fig-4-1}")) << tex;
@@ -187,6 +187,36 @@ TEST(LatexWriter, UsesTheBooksOwnNumbersAndLabels) {
       << tex;
   EXPECT_TRUE(has(tex, "\\hyperref[ch05:fig-5-1]{图 5-1}")) << tex;
   EXPECT_TRUE(has(tex, "\\hyperref[ch05:sec-5-2]{图 5-1}")) << tex;
+}
+
+// Issue 51: in the PDF a computed number broke from its unit ("252" / "tok/s"). Every space inside a
+// computed number or a bound literal, plain or no-break, is a tie; the text around it keeps its spaces.
+TEST(LatexWriter, ANumberAndItsUnitNeverPartAtALineBreak) {
+  for (const std::string shown : {"252 tok/s", "3.4 TB/s", "15,26\u00A0ГиБ", "1 234 567 K"}) {
+    Node root(Kind::Document);
+    Node p(Kind::Paragraph, {"c.md", 1, 1});
+    Node before(Kind::Text);
+    before.text = "at ";
+    p.children.push_back(before);
+    Node calc(Kind::CalcNumber);
+    calc.text = "decode.tokens_per_second";
+    Node value(Kind::Text);
+    value.text = shown;
+    calc.children.push_back(value);
+    p.children.push_back(calc);
+    Node bound(Kind::Span);
+    bound.set_attr("calc", "decode.tokens_per_second");
+    bound.children.push_back(value);
+    p.children.push_back(before);
+    p.children.push_back(bound);
+    root.children.push_back(p);
+    std::string tied = escape_latex(shown);
+    for (std::string_view space : {" ", "\u00A0"})
+      for (auto at = tied.find(space); at != std::string::npos; at = tied.find(space))
+        tied.replace(at, space.size(), "~");
+    const std::string tex = render_latex(root, fixture_options()).tex;
+    EXPECT_TRUE(has(tex, "at " + tied + "at " + tied)) << tex;
+  }
 }
 
 TEST(LatexWriter, HandNumberedCaptionsUseTheEditionsWords) {

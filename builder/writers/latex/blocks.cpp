@@ -59,17 +59,20 @@ std::string LatexWriter::heading_prefix(const Node& n) {
   if (n.level() == 1 && opt_.labels && !opt_.labels->chapter.empty())
     prefix = fill_pattern(opt_.labels->chapter, n.number());
   if (plain.starts_with(n.number()) || plain.starts_with(prefix)) return "";
-  return prefix + " ";
+  return prefix;
 }
 
 void LatexWriter::heading(const Node& n) {
   static const char* commands[] = {"chapter",       "section",   "subsection",
                                    "subsubsection", "paragraph", "subparagraph"};
   int level = std::clamp(n.level(), 1, 6);
-  std::string prefix = escape_latex(heading_prefix(n));
+  const std::string number = escape_latex(heading_prefix(n));
+  // A control space after the label, as the site's space: xeCJK drops a plain space between two CJK
+  // characters, which ran "第 3 章" into a Chinese title. (The bookmark is plain text: a space.)
+  const std::string prefix = number.empty() ? "" : number + "\\ ";
   // The TOC entry and bookmark: no footnotes or anchors; the bookmark is plain text.
   std::string toc = prefix + render_inlines(n.children, true);
-  std::string bookmark = prefix + escape_latex(doc::plain_text(n.children));
+  std::string bookmark = (number.empty() ? "" : number + " ") + escape_latex(doc::plain_text(n.children));
   begin_deferral();
   std::string shown = prefix + render_inlines(n.children, false);
   out_ += "\\bb" + std::string(commands[level - 1]) + "{\\texorpdfstring{" + toc + "}{" + bookmark + "}}{" +

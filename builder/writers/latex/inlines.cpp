@@ -32,6 +32,17 @@ std::string LatexWriter::render_inlines(const std::vector<Node>& v, bool plain_o
   return r;
 }
 
+void LatexWriter::tied_text(std::string_view s) {
+  static constexpr std::string_view nbsp = "\u00A0";
+  for (std::size_t i = 0;;) {
+    const std::size_t space = std::min(s.find(' ', i), s.find(nbsp, i));
+    text(s.substr(i, space - i));
+    if (space == std::string_view::npos) return;
+    out_ += '~';
+    i = space + (s[space] == ' ' ? 1 : nbsp.size());
+  }
+}
+
 void LatexWriter::wrap(const char* command, const Node& n) {
   out_ += command;
   out_ += '{';
@@ -83,6 +94,10 @@ void LatexWriter::inline_node(const Node& n) {
         out_ += "\\phantomsection";
         label(n);
       }
+      if (n.attr("calc")) {  // a bound literal: a number, with its unit
+        for (const auto& c : n.children) c.kind == Kind::Text ? tied_text(c.text) : inline_node(c);
+        break;
+      }
       inlines(n.children);
       break;
     case Kind::CrossRef:
@@ -98,6 +113,8 @@ void LatexWriter::inline_node(const Node& n) {
         out_ += "\\hyperref[" + latex_key(*chapter, target ? *target : "") + "]{";
         inlines(n.children);
         out_ += "}";
+      } else if (n.kind == Kind::CalcNumber) {
+        for (const auto& c : n.children) c.kind == Kind::Text ? tied_text(c.text) : inline_node(c);
       } else {
         inlines(n.children);
       }

@@ -34,6 +34,9 @@ class LatexWriter {
   // The 1-based number of the output line being written.
   int mark_line();
   void text(std::string_view s) { append_escaped_latex(out_, s); }
+  // A computed or bound number: its spaces (and no-break spaces) become ties, so that a line break
+  // never parts the number from its unit ("252 tok/s", "15,26 ГиБ").
+  void tied_text(std::string_view s);
   void newline_if_needed() {
     if (!out_.empty() && out_.back() != '\n') out_ += '\n';
   }
@@ -45,7 +48,7 @@ class LatexWriter {
   }
   void block(const doc::Node& n);
   // The number to print before a heading's text ("4.2", "第 4 章"), or "" when there is none or the
-  // manuscript already typed it by hand ("## 4.1 …").
+  // manuscript already typed it by hand ("## 4.1 …"); without the space that follows it.
   std::string heading_prefix(const doc::Node& n);
   void heading(const doc::Node& n);
   void callout(const doc::Node& n);
