@@ -40,6 +40,8 @@ struct CitationsReport {
   // then split by whether `check numbers` recomputed it (a scenario of bookbuild's own form whose
   // results/<id>.json it is) or read it only as committed.
   std::map<std::string, std::string> cited;
+  // Where each of them is cited: its links, and the references to footnotes that link it.
+  std::map<std::string, std::vector<SourceLoc>> citing_places;
   std::vector<std::string> recomputed, not_recomputed;
 };
 

@@ -11,6 +11,7 @@
 #include "book/book.hpp"
 #include "check/citations.hpp"
 #include "check/parity.hpp"
+#include "check/recompute_check.hpp"
 #include "check/results_check.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/pipeline.hpp"
@@ -58,6 +59,7 @@ struct NumbersReport {
   int structure_errors = 0;          // labels and numbered elements that differ between editions
   ResultsReport results;             // committed results, scenario references, catalogue sources
   CitationsReport citations;         // typed numbers checked against the results their text cites
+  RecomputeReport recompute;         // cited results of the real book recomputed by their calculation
 };
 
 // Runs the results check, the parity comparison and the audit; with `strict`, unbound numbers are errors.
