@@ -55,8 +55,7 @@ Json decode_budget_document(const Data& data, const DecodeBudgetInput& in) {
   const bool fits = resident <= capacity;
   const double den =
       static_cast<double>((Int(2) * N).value()) * Bw / P - static_cast<double>(per_req.value());
-  // No crossover: the reference writes crossover_fits_declared_capacity = false (topics/decode_budget.py).
-  Json crossover, crossover_fits = false;
+  Json crossover, crossover_fits;
   if (den > 0) {
     double c = std::ceil(static_cast<double>(shared.value()) / den);
     Int cb = std::max<std::int64_t>(1, static_cast<std::int64_t>(c));

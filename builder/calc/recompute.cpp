@@ -75,6 +75,12 @@ RecomputeOutcome not_recomputed(NotRecomputedReason reason, std::string calculat
   return out;
 }
 
+// The "calculation" a document names, or empty when it names none (or not as a string).
+std::string calculation_name(const Json& doc) {
+  if (!doc.is_object() || !doc.contains("calculation") || !doc["calculation"].is_string()) return {};
+  return doc["calculation"].get<std::string>();
+}
+
 // The stored prose where the fresh document has the same field.
 void carry_prose(const Json& stored, Json& fresh, const std::string& at) {
   if (stored.is_object() && fresh.is_object()) {
@@ -118,7 +124,7 @@ std::string reason_name(NotRecomputedReason reason) {
 }
 
 RecomputeOutcome recompute_document(const Data& data, const Json& stored) {
-  std::string name = stored.is_object() ? stored.value("calculation", "") : "";
+  const std::string name = calculation_name(stored);
   const Calculation* calc = find_calculation(name);
   if (!calc)
     return not_recomputed(NotRecomputedReason::NoCalculation, name,
@@ -135,6 +141,8 @@ RecomputeOutcome recompute_document(const Data& data, const Json& stored) {
   } catch (const Error& e) {
     return not_recomputed(NotRecomputedReason::Invalid, name, e.what());
   } catch (const Json::exception& e) {
+    return not_recomputed(NotRecomputedReason::Invalid, name, e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
     return not_recomputed(NotRecomputedReason::Invalid, name, e.what());
   }
   out.diffs = compare_documents(stored, out.fresh);
@@ -155,7 +163,7 @@ RecomputeOutcome recompute_file(const Data& data, const fs::path& file) {
 }
 
 Json regenerate(const Data& data, const Json& stored) {
-  std::string name = stored.is_object() ? stored.value("calculation", "") : "";
+  const std::string name = calculation_name(stored);
   const Calculation* calc = find_calculation(name);
   if (!calc) throw Error("calculation '" + name + "' is not in the library");
   Json fresh;

@@ -86,7 +86,8 @@ Data recompute_data(const Data& data, const Json& stored, const std::string& mod
       if (!row.is_object()) continue;
       bool other = false;
       for (const auto& o : other_rows)
-        other = other || (o.is_object() && o.value("file", "") == row.value("file", ""));
+        other = other ||
+                (o.is_object() && o.contains("file") && row.contains("file") && o["file"] == row["file"]);
       if (other) continue;
       row["model"] = model;
       rows.push_back(std::move(row));

@@ -114,7 +114,7 @@ void define_result_command(CLI::App* calc, Context& ctx, const std::shared_ptr<C
       calc::Json stored = calc::Json::object();
       if (!o->from.empty()) {
         stored = calc::read_json_file(o->from);
-        if (!stored.is_object() || stored.value("calculation", "") != name)
+        if (!stored.is_object() || !stored.contains("calculation") || stored["calculation"] != name)
           throw calc::Error(o->from + " is not a '" + name + "' result");
       } else {
         stored["calculation"] = name;
