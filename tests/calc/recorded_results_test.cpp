@@ -366,3 +366,30 @@ TEST(RecordedResults, HostileResultsAreRefusedCleanly) {
   EXPECT_NE(rows[1]["sha256"], "y");  // inside the book (the book root): re-hashed
   fs::remove_all(book);
 }
+
+// A result computed from measurements names the pinned trace files it needs: absent, the missing path is
+// reported (never equal); present but not the pinned bytes, the checksum mismatch is an error.
+TEST(RecordedResults, MeasuredTraceInputsAreCheckedBeforeUse) {
+  const fs::path book = fs::temp_directory_path() / ("bookbuild-trace-" + std::to_string(::getpid()));
+  fs::remove_all(book);
+  const fs::path calculations = book / "calculations";
+  fs::create_directories(calculations / "configs" / "models" / "qwen3-8b");
+  fs::copy_file(fs::path(calc_test::kDataDir) / "configs" / "models" / "qwen3-8b" / "config.json",
+                calculations / "configs" / "models" / "qwen3-8b" / "config.json");
+  std::ofstream(calculations / "configs" / "agent-traces.lock.json")
+      << R"({"t": [{"file": "sources/agent-traces/t/rounds.jsonl", "sha256": ")" << std::string(64, '0')
+      << R"("}]})";
+  bb::calc::Data data(calculations);
+  const Json stored = Json::parse(
+      R"({"calculation": "measured-agent-trace-accounting", "scenario": {"trace": "t", "model_speedup": 2,
+          "selected_turn": null}})");
+  auto absent = bb::calc::recompute_document(data, stored);
+  EXPECT_EQ(absent.reason, bb::calc::NotRecomputedReason::MissingInput) << absent.message;
+  EXPECT_EQ(absent.missing, "sources/agent-traces/t/rounds.jsonl");
+  fs::create_directories(calculations / "sources" / "agent-traces" / "t");
+  std::ofstream(calculations / "sources" / "agent-traces" / "t" / "rounds.jsonl") << "{}\n";
+  auto altered = bb::calc::recompute_document(data, stored);
+  EXPECT_EQ(altered.reason, bb::calc::NotRecomputedReason::Invalid);
+  EXPECT_NE(altered.message.find("checksum mismatch"), std::string::npos) << altered.message;
+  fs::remove_all(book);
+}
