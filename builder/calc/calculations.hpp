@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "calc/data.hpp"
+#include "calc/error.hpp"
 #include "calc/json.hpp"
 
 namespace bb::calc {
@@ -20,6 +21,19 @@ struct Calculation {
   // records as an input: model, device, sources). Throws bb::calc::Error when the inputs are invalid or a
   // file the calculation needs is not in the book (the message names the missing path).
   std::function<Json(const Data&, const Json& stored)> recompute;
+};
+
+// A file the recompute needs is not in the book (a trace under experiments/, configs/hardware.json of a
+// clone that skipped it): the result is *not recomputable*, never counted as equal. `path` is relative
+// to the calculations folder as the result records it.
+class MissingInput : public Error {
+ public:
+  explicit MissingInput(std::string path)
+      : Error("input not in the book: calculations/" + path), path_(std::move(path)) {}
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
 };
 
 // Every calculation the library has, in a stable order.

@@ -31,6 +31,8 @@ class Data {
   const Json& device(std::string_view id) const;  // unknown id: Error listing the known ones
 
   const Json& sources_lock() const;
+  // Replaces configs/sources.lock.json for this view (a recompute from the sources a result recorded).
+  void set_sources_lock(Json lock) { lock_ = std::move(lock); }
   // The source rows ({file, url, revision, sha256}) a result cites for a model or a device.
   Json model_sources(std::string_view model_id) const;
   Json device_sources(const Json& device) const;

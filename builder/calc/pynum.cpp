@@ -1,6 +1,7 @@
 // Python-compatible number formatting and exact arithmetic helpers (see pynum.hpp).
 #include "calc/pynum.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -192,6 +193,43 @@ bool less_non_negative(__int128 n1, __int128 d1, __int128 n2, __int128 d2) {
 }
 }  // namespace
 
+Rational Rational::of_decimal(std::string_view text) {
+  const std::string s(text);
+  auto bad = [&]() -> Error { return Error("not a decimal number: '" + s + "'"); };
+  std::size_t i = 0;
+  const bool negative = i < s.size() && (s[i] == '-' || s[i] == '+') && s[i++] == '-';
+  __int128 num = 0, den = 1;
+  bool digits = false, point = false;
+  for (; i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || (s[i] == '.' && !point)); ++i) {
+    if (s[i] == '.') {
+      point = true;
+      continue;
+    }
+    digits = true;
+    num = mul128(num, 10) + (s[i] - '0');
+    if (point) den = mul128(den, 10);
+  }
+  if (!digits) throw bad();
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    const bool neg_exp = i < s.size() && (s[i] == '-' || s[i] == '+') && s[i++] == '-';
+    int exp = 0;
+    if (i >= s.size()) throw bad();
+    for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) {
+      exp = exp * 10 + (s[i] - '0');
+      if (exp > 38) throw Error("rational arithmetic overflow");
+    }
+    for (int k = 0; k < exp; ++k) (neg_exp ? den : num) = mul128(neg_exp ? den : num, 10);
+  }
+  if (i != s.size()) throw bad();
+  return reduce(negative ? -num : num, den);
+}
+
+
+std::string to_string(Rational a) {
+  return a.to_string();
+}
+
 bool operator<(Rational a, Rational b) {
   if ((a.num < 0) != (b.num < 0)) return a.num < 0;
   if (a.num < 0) return less_non_negative(-b.num, b.den, -a.num, a.den);
@@ -204,6 +242,17 @@ Int ceil(Rational a) {
   if (q > std::numeric_limits<std::int64_t>::max() || q < std::numeric_limits<std::int64_t>::min())
     throw Error("integer overflow in ceiling");
   return static_cast<std::int64_t>(q);
+}
+
+double py_sum(const std::vector<double>& values) {
+  if (values.empty()) return 0;
+  double sum = values[0], c = 0;
+  for (std::size_t i = 1; i < values.size(); ++i) {
+    const double x = values[i], t = sum + x;
+    c += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  return c != 0 && std::isfinite(c) ? sum + c : sum;
 }
 
 Int parse_exact_int(std::string_view text, std::string_view what) {

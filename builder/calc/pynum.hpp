@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "calc/checked_int.hpp"
 
@@ -19,8 +20,8 @@ inline double true_div(Int a, Int b) {
   return true_div(__int128{a.value()}, __int128{b.value()});
 }
 
-// An exact non-negative rational with 128-bit parts; every operation reduces and checks for overflow.
-// Used where the reference tool computes with fractions.Fraction.
+// An exact rational (non-negative unless a subtraction makes it negative) with 128-bit parts; every operation
+// reduces and checks for overflow. Used where the reference tool computes with fractions.Fraction.
 struct Rational {
   __int128 num = 0;
   __int128 den = 1;
@@ -29,11 +30,16 @@ struct Rational {
   static Rational ratio(__int128 n, __int128 d);  // n/d reduced, like Fraction(n, d); d == 0 is an error
   double to_double() const { return true_div(num, den); }
   std::string to_string() const;  // Python's str(Fraction): "3/4", or "5" when whole
+  // Fraction(str(x)): the exact value of a decimal ("989.4" is 4947/5, "1e-05", "-2.5"); Error if not one.
+  static Rational of_decimal(std::string_view text);
 };
 Rational operator+(Rational a, Rational b);
 Rational operator-(Rational a, Rational b);
+// str(Fraction): "p/q", or "p" when the denominator is 1.
+std::string to_string(Rational a);
 Rational operator*(Rational a, Rational b);
 Rational operator/(Rational a, Rational b);
+Rational operator-(Rational a, Rational b);
 bool operator<(Rational a, Rational b);
 inline bool operator==(Rational a, Rational b) {
   return a.num == b.num && a.den == b.den;  // both are always reduced
@@ -41,6 +47,10 @@ inline bool operator==(Rational a, Rational b) {
 Int ceil(Rational a);
 // A 128-bit integer in decimal.
 std::string int128_string(__int128 v);
+
+// Python's sum() of floats (3.12 and later): Neumaier's compensated summation, the compensation added
+// once at the end (CPython Python/bltinmodule.c, builtin_sum_impl). An empty list sums to 0.
+double py_sum(const std::vector<double>& values);
 
 // Parses an exact integer: "8192", "7e10", "1.5e3", "8e10". Anything that is not an integer
 // (1.5, 1e-3), not finite, or out of 64-bit range is an error naming `what`.

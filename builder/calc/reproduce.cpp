@@ -12,7 +12,9 @@
 #include "calc/command.hpp"
 #include "calc/engine.hpp"
 #include "calc/error.hpp"
+#include "calc/recompute.hpp"
 #include "calc/report.hpp"
+#include "calc/scenario_file.hpp"
 #include "calc/scenarios.hpp"
 #include "text/digest.hpp"
 
@@ -157,6 +159,12 @@ Json reproduce(const Data& data, bool write) {
 }
 
 Json verify_results(const Data& data) {
+  // The real book's form (scenarios by topic, or an LFS pointer): no manifest; each result file records
+  // its calculation and scenario, and is recomputed from them.
+  if (const ScenarioForm form = read_scenario_file(data.root()).form;
+      form == ScenarioForm::Topics || form == ScenarioForm::LfsPointer ||
+      (form == ScenarioForm::Absent && !fs::exists(data.root() / "results" / "manifest.json")))
+    return verify_recorded_results(data);
   Json problems = Json::array();
   const fs::path manifest_path = data.root() / "results" / "manifest.json";
   if (!fs::exists(manifest_path))

@@ -489,7 +489,16 @@ void check_citations(const book::Chapter& chapter, const book::Edition& edition,
   doc::walk(chapter.root, [&](const Node& n) {
     if (n.kind == Kind::FootnoteDef) links_in(n, w.notes[n.text]);
     if (std::string name = cited_result(n); !name.empty())
-      if (const ResultFile* f = results.get(name)) report.cited.try_emplace(name, f->path);
+      if (const ResultFile* f = results.get(name)) {
+        report.cited.try_emplace(name, f->path);
+        report.citing_places[name].push_back(n.loc);
+      }
+  });
+  doc::walk(chapter.root, [&](const Node& n) {
+    if (n.kind != Kind::FootnoteRef) return;
+    if (auto it = w.notes.find(n.text); it != w.notes.end())
+      for (const auto& [name, at] : it->second)
+        if (report.cited.count(name)) report.citing_places[name].push_back(n.loc);
   });
   w.blocks(chapter.root.children, {});
 }

@@ -54,6 +54,8 @@ struct CitationsReport {
   // then split by whether `check numbers` recomputed it (a scenario of bookbuild's own form whose
   // results/<id>.json it is) or read it only as committed.
   std::map<std::string, std::string> cited;
+  // Where each of them is cited: its links, and the references to footnotes that link it.
+  std::map<std::string, std::vector<SourceLoc>> citing_places;
   std::vector<std::string> recomputed, not_recomputed;
   std::vector<ReadNumber> read;  // what check_citations read; settle_citations sorts them out
   int not_in_lock = 0;           // citing numbers checked by the rules that numbers.lock does not hold

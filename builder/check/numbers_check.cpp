@@ -353,7 +353,11 @@ NumbersReport NumbersCheck::finish(const book::Book& book, const filters::Resolu
       report.lock_written = true;
   }
   report.results = check_results(book, resolution, links_, diags, engine_);
-  count_recomputed(report.citations, report.results.recomputed);
+  report.recompute =
+      check_recomputed(book.config.calculations, report.citations, report.results.recomputed, diags);
+  std::set<std::string> recomputed = report.results.recomputed;
+  recomputed.insert(report.recompute.recomputed.begin(), report.recompute.recomputed.end());
+  count_recomputed(report.citations, recomputed);
   report.structure_errors = check_parity(book, resolution, numbered_, diags);
   // Parity: each translated chapter binds exactly the calc keys its source chapter binds.
   // Where each key is first bound, per edition and chapter.
@@ -433,12 +437,15 @@ std::string numbers_report_json(const book::Book& book, const filters::Resolutio
                   {"cited_results", report.citations.cited.size()},
                   {"cited_results_recomputed", report.citations.recomputed.size()},
                   {"cited_results_not_recomputed", report.citations.not_recomputed.size()},
+                  {"cited_results_equal", report.recompute.equal},
+                  {"cited_results_stale", report.recompute.stale},
                   {"unbound_numbers", report.unbound.size()},
                   {"typed_numbers", report.typed.size()},
                   {"errors", errors.size()}};
   j["bindings"] = bindings;
   j["unbound_per_chapter"] = unbound;
   j["citations"] = citations_json(report.citations, book.config.root);
+  j["recompute"] = recompute_json(report.recompute);
   j["errors"] = errors;
   return j.dump(2) + "\n";
 }

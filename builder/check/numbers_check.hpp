@@ -13,6 +13,7 @@
 #include "check/citations_settle.hpp"
 #include "check/numbers_lock.hpp"
 #include "check/parity.hpp"
+#include "check/recompute_check.hpp"
 #include "check/results_check.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/pipeline.hpp"
@@ -62,6 +63,7 @@ struct NumbersReport {
   CitationsReport citations;         // typed numbers checked against the results their text cites
   LockUpdate lock;                   // with --lock: the entries written to numbers.lock
   bool lock_written = false;
+  RecomputeReport recompute;         // cited results of the real book recomputed by their calculation
 };
 
 // Runs the results check, the parity comparison and the audit; with `strict`, unbound numbers are errors.

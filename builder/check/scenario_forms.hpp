@@ -1,5 +1,6 @@
 // The real book's calculations folder as a clone has it: scenarios/book.json grouped by topic, or a
-// Git LFS pointer never fetched. Reported for what it is; its results are read as committed.
+// Git LFS pointer never fetched. Reported for what it is; no scenario of it is recomputed (cited results
+// are, from what each records: recompute_check.hpp).
 #pragma once
 
 #include <filesystem>

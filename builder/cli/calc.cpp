@@ -8,9 +8,11 @@
 #include <map>
 #include <memory>
 
+#include "calc/calculations.hpp"
 #include "calc/command.hpp"
 #include "calc/error.hpp"
 #include "calc/json.hpp"
+#include "calc/recompute.hpp"
 #include "calc/report.hpp"
 #include "calc/reproduce.hpp"
 #include "cli/commands.hpp"
@@ -84,6 +86,46 @@ void add_format_options(CLI::App& sub, RunOptions& run, bool csv) {
   sub.add_option("--output", run.output, "write to FILE instead of standard output")->type_name("FILE");
 }
 
+// One command per calculation of the real book's results (calc/calculations.hpp): from a scenario
+// (`--scenario FILE`, the JSON of a result's "scenario" object; the calculation's defaults without it)
+// or from a stored result (`--from results/x.json`, whose prose is kept so the bytes are reproduced).
+struct ResultOptions {
+  std::string scenario, from, model;
+  RunOptions run;
+};
+
+void define_result_command(CLI::App* calc, Context& ctx, const std::shared_ptr<CalcOptions>& opts,
+                           const calc::Calculation& c) {
+  auto o = std::make_shared<ResultOptions>();
+  CLI::App* sub = calc->add_subcommand(
+      c.command, "The real book's '" + c.name + "' result from a scenario or a stored result");
+  auto* scenario =
+      sub->add_option("--scenario", o->scenario, "JSON file of the scenario object")->type_name("FILE");
+  sub->add_option("--from", o->from, "a stored result to recompute (results/<id>.json)")
+      ->type_name("FILE")
+      ->excludes(scenario);
+  sub->add_option("--model", o->model, "model id (a folder under calculations/configs/models)")
+      ->type_name("MODEL");
+  add_format_options(*sub, o->run, false);
+  const std::string name = c.name, command = c.command;
+  sub->callback([&ctx, opts, o, name, command]() {
+    guarded(ctx, command, [&] {
+      calc::Data data(calculations_dir(ctx, *opts));
+      calc::Json stored = calc::Json::object();
+      if (!o->from.empty()) {
+        stored = calc::read_json_file(o->from);
+        if (!stored.is_object() || !stored.contains("calculation") || stored["calculation"] != name)
+          throw calc::Error(o->from + " is not a '" + name + "' result");
+      } else {
+        stored["calculation"] = name;
+        stored["scenario"] = o->scenario.empty() ? calc::Json::object() : calc::read_json_file(o->scenario);
+      }
+      if (!o->model.empty()) stored["model"] = o->model;
+      emit(render(calc::regenerate(data, stored), o->run.format), o->run.output);
+    });
+  });
+}
+
 }  // namespace
 
 void define_calc_command(CLI::App* calc, Context& ctx) {
@@ -141,6 +183,8 @@ void define_calc_command(CLI::App* calc, Context& ctx) {
       });
     });
   }
+
+  for (const auto& c : calc::calculations()) define_result_command(calc, ctx, opts, c);
 
   auto reproduce_run = std::make_shared<RunOptions>();
   auto write = std::make_shared<bool>(false);

@@ -78,6 +78,19 @@ void print_inventory(const book::EditionBook& e, std::ostream& out) {
   }
 }
 
+// The real book's cited results recomputed by their calculation: how many, equal, stale, and why the
+// others were not recomputed.
+void print_recompute_summary(const check::RecomputeReport& r, std::ostream& out) {
+  std::map<std::string, int> reasons;
+  for (const auto& x : r.results)
+    if (x.status == calc::RecomputeStatus::NotRecomputed) ++reasons[x.reason];
+  out << "recomputed cited results: " << r.equal + r.stale << " (" << r.equal << " equal, " << r.stale
+      << " stale), " << r.not_recomputed << " not recomputed";
+  std::string sep = " (";
+  for (const auto& [reason, n] : reasons) out << sep << n << ' ' << reason, sep = ", ";
+  out << (reasons.empty() ? "\n" : ")\n");
+}
+
 void print_numbers_summary(const filters::Resolution& r, const check::NumbersReport& report,
                            std::ostream& out) {
   int placeholders = 0, literals = 0, bad = 0;
@@ -122,6 +135,7 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
   }
   out << "cited results: " << c.cited.size() << ", " << c.recomputed.size() << " recomputed, "
       << c.not_recomputed.size() << " read as committed (not recomputed)\n";
+  print_recompute_summary(report.recompute, out);
   std::map<std::pair<std::string, std::string>, int> per;
   for (const auto& u : report.unbound) ++per[{u.edition, u.chapter}];
   out << "numbers with units typed unchecked: " << report.unbound.size() << (per.empty() ? "\n" : "\n");
