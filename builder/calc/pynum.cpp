@@ -225,7 +225,6 @@ Rational Rational::of_decimal(std::string_view text) {
   return reduce(negative ? -num : num, den);
 }
 
-
 std::string to_string(Rational a) {
   return a.to_string();
 }

@@ -63,7 +63,7 @@ struct NumbersReport {
   CitationsReport citations;         // typed numbers checked against the results their text cites
   LockUpdate lock;                   // with --lock: the entries written to numbers.lock
   bool lock_written = false;
-  RecomputeReport recompute;         // cited results of the real book recomputed by their calculation
+  RecomputeReport recompute;  // cited results of the real book recomputed by their calculation
 };
 
 // Runs the results check, the parity comparison and the audit; with `strict`, unbound numbers are errors.

@@ -32,8 +32,8 @@ namespace {
 struct InitCommand {
   std::string dir;
   std::string language = "en";  // one language, or a list: "en,zh" (the first is the source)
-  bool workflow = false;         // only .github/workflows/book.yml, into an existing book
-  bool force = false;            // --workflow: replace the one there
+  bool workflow = false;        // only .github/workflows/book.yml, into an existing book
+  bool force = false;           // --workflow: replace the one there
 };
 
 const fs::path kWorkflow = fs::path(".github") / "workflows" / "book.yml";

@@ -144,8 +144,8 @@ class Resolver {
     if (!t) {
       // A label may be one of a refused chapter's, which are unknown: that chapter's error stands for it.
       if (ctx_.chapters_unread.empty())
-        diags_.error(n.loc, "unresolved reference `@" + n.text + "`: no target has the label `" + n.text + "`" +
-                                text::did_you_mean(n.text, ctx_.targets.labels_in(ctx_.edition.id)));
+        diags_.error(n.loc, "unresolved reference `@" + n.text + "`: no target has the label `" + n.text +
+                                "`" + text::did_you_mean(n.text, ctx_.targets.labels_in(ctx_.edition.id)));
       return;
     }
     if (t->number.empty() && t->title.empty() && t->kind != TargetKind::Section) {
