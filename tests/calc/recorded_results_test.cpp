@@ -181,6 +181,10 @@ TEST(RecordedResults, EveryStoredFieldIsCompared) {
         Json copy = stored;
         copy[Json::json_pointer(p)] = changed(copy[Json::json_pointer(p)]);
         auto o = bb::calc::recompute_document(data, copy);
+        // A field the calculation also reads as a measured input (paired projection's rows) may make
+        // the document one it refuses: never equal either way.
+        if (o.status == RecomputeStatus::NotRecomputed && o.reason == bb::calc::NotRecomputedReason::Invalid)
+          continue;
         ASSERT_EQ(o.status, RecomputeStatus::Stale) << file << " " << p;
         ASSERT_EQ(o.diffs.size(), 1u) << file << " " << p;
         EXPECT_EQ(o.diffs[0].pointer, p);
@@ -204,8 +208,10 @@ TEST(RecordedResults, EveryScenarioInputChangeMakesTheResultStale) {
       const Json stored = bb::calc::read_json_file(file);
       if (bb::calc::recompute_document(data, stored).status != RecomputeStatus::Equal) continue;
       const std::string name = stored["calculation"];
+      // Its inputs: the `scenario` (or, for calculations that record several, `scenarios`).
+      const std::string key = stored.contains("scenario") ? "scenario" : "scenarios";
       std::vector<std::string> inputs;
-      numeric_leaves(stored["scenario"], "/scenario", inputs);
+      if (stored.contains(key)) numeric_leaves(stored[key], "/" + key, inputs);
       ASSERT_FALSE(inputs.empty()) << file;
       for (const auto& p : inputs) {
         Json copy = stored;
@@ -224,8 +230,13 @@ TEST(RecordedResults, EveryScenarioInputChangeMakesTheResultStale) {
         }
         ASSERT_EQ(o.status, RecomputeStatus::Stale);
         bool beyond_echo = false;
-        for (const auto& d : o.diffs) beyond_echo = beyond_echo || !d.pointer.starts_with("/scenario");
-        EXPECT_TRUE(beyond_echo);
+        // A field other than the input itself (and, for one `scenario`, than its echo).
+        for (const auto& d : o.diffs)
+          beyond_echo =
+              beyond_echo || (d.pointer != p && !(key == "scenario" && d.pointer.starts_with("/scenario/")));
+        // A calculation that records a fixed list of `scenarios` (fa4-single-sm-resource-balance)
+        // recomputes them as the library defines them: the changed input is itself the stale field.
+        EXPECT_TRUE(beyond_echo || key == "scenarios");
         ++stale;
       }
     }
