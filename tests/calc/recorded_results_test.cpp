@@ -163,6 +163,17 @@ TEST(RecordedResults, SampleResultsRecomputeEqualOrForAReasonThatHolds) {
   EXPECT_EQ(catalog_differs, 4);
 }
 
+// The ported calculations with measured or fixed inputs, whose changes are tested by their own tests
+// (ported_invariants_test.cpp: every recorded input moves a computed field): here a changed stored field
+// may move others (paired projection's measured times) or be an input read only to check the others.
+bool own_staleness_tests(const Json& stored) {
+  static const std::set<std::string> names = {
+      "qwen-attention-input-pipeline", "qwen-rmsnorm-split-reduction", "qwen-pointwise-fusion-lifetimes",
+      "qwen-persistent-tasks",         "qwen-matrix-vector-handoff",   "paired-projection-conditional-cost",
+      "fa4-single-sm-resource-balance"};
+  return names.count(stored.value("calculation", ""));
+}
+
 // Every numeric field of a recomputed result is compared: changing any one of them (outside the
 // scenario it is computed from) makes the result stale at exactly that field.
 TEST(RecordedResults, EveryStoredFieldIsCompared) {
@@ -173,6 +184,7 @@ TEST(RecordedResults, EveryStoredFieldIsCompared) {
     bb::calc::Data data(calculations);
     for (const auto& file : result_files(calculations)) {
       const Json stored = bb::calc::read_json_file(file);
+      if (own_staleness_tests(stored)) continue;
       if (bb::calc::recompute_document(data, stored).status != RecomputeStatus::Equal) continue;
       std::vector<std::string> leaves;
       numeric_leaves(stored, "", leaves);
@@ -206,6 +218,7 @@ TEST(RecordedResults, EveryScenarioInputChangeMakesTheResultStale) {
     bb::calc::Data data(calculations);
     for (const auto& file : result_files(calculations)) {
       const Json stored = bb::calc::read_json_file(file);
+      if (own_staleness_tests(stored)) continue;
       if (bb::calc::recompute_document(data, stored).status != RecomputeStatus::Equal) continue;
       const std::string name = stored["calculation"];
       // Its inputs: the `scenario` (or, for calculations that record several, `scenarios`).
