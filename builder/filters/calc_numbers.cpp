@@ -129,7 +129,7 @@ class CalcResolver {
       return;
     }
     const text::Decimal actual = exact_value(*v, lit->unit);
-    text::Decimal tolerance = *text::Decimal::parse("5e" + std::to_string(-lit->decimals - 1));
+    text::Decimal tolerance = text::Decimal::of(std::int64_t{5}).scaled(0, -lit->decimals - 1);
     if (const std::string* t = n.attr("tol")) {
       auto tol = parse_tolerance(*t);
       if (!tol) {

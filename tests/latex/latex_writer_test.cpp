@@ -219,6 +219,16 @@ TEST(LatexWriter, ANumberAndItsUnitNeverPartAtALineBreak) {
   }
 }
 
+// The zh chapter `init` writes ran 50 pt into the margin at `calculations/scenarios/book.json`: a
+// path in inline code may now break after each slash (not after a closing one).
+TEST(LatexWriter, APathInInlineCodeMayBreakAfterItsSlashes) {
+  const std::string tex = render("来自 `calculations/scenarios/book.json` 与 `build/` 与 `a_b`。\n");
+  EXPECT_TRUE(has(tex, "\\bbinlinecode{calculations/\\allowbreak{}scenarios/\\allowbreak{}book.json}"))
+      << tex;
+  EXPECT_TRUE(has(tex, "\\bbinlinecode{build/}")) << tex;
+  EXPECT_TRUE(has(tex, "\\bbinlinecode{a\\_b}")) << tex;
+}
+
 TEST(LatexWriter, HandNumberedCaptionsUseTheEditionsWords) {
   std::string tex = render("![x](a.svg)\n\n*图 1-1　说明*\n");
   EXPECT_TRUE(has(tex, "\\bbcaption{图 1-1}{")) << tex;

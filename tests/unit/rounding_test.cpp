@@ -12,6 +12,7 @@
 #include "book/config.hpp"
 #include "filters/charts.hpp"
 #include "filters/number_format.hpp"
+#include "new_book.hpp"
 #include "text/decimal.hpp"
 
 namespace bb {
@@ -210,6 +211,20 @@ TEST(Rounding, ChartLabelsAndTablesPrintWhatTheTextPrints) {
         std::erase(label, ',');
         EXPECT_EQ(label, format(to_double(edge(m, u, d)), spec)) << spec << " at " << edge(m, u, d);
       }
+}
+
+// A bound literal's tolerance is half a unit of its last digit however many digits it has: a literal
+// typed with 2,000 decimals is checked (and found wrong), not the end of the run.
+TEST(Rounding, ALiteralWithThousandsOfDecimalsIsChecked) {
+  test::NewBook b;
+  b.replace(
+      "manuscripts/01-first-steps.md", "## Code",
+      "[16." + std::string(2000, '0') + "1 GB]{calc=weights-8b-bf16.total_packed_weight_bytes}.\n\n## Code");
+  auto r = b.run("check numbers");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(
+      test::has(r.err, "does not match `weights-8b-bf16.total_packed_weight_bytes`: recomputed 16.000"))
+      << r.err.substr(0, 2000);
 }
 
 TEST(Rounding, EveryUnitsScaleIsItsPowersOfTwoAndTen) {

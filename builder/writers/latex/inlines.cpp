@@ -43,6 +43,16 @@ void LatexWriter::tied_text(std::string_view s) {
   }
 }
 
+void LatexWriter::code_text(std::string_view s) {
+  for (std::size_t i = 0;;) {
+    const std::size_t slash = s.find('/', i);
+    text(s.substr(i, slash == std::string_view::npos ? slash : slash + 1 - i));
+    if (slash == std::string_view::npos) return;
+    if (slash + 1 < s.size()) out_ += "\\allowbreak{}";
+    i = slash + 1;
+  }
+}
+
 void LatexWriter::wrap(const char* command, const Node& n) {
   out_ += command;
   out_ += '{';
@@ -68,7 +78,7 @@ void LatexWriter::inline_node(const Node& n) {
     case Kind::Strike: wrap("\\bbstrike", n); break;
     case Kind::Code:
       out_ += "\\bbinlinecode{";
-      text(n.text);
+      code_text(n.text);
       out_ += "}";
       break;
     case Kind::InlineMath:

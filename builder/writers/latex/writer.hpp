@@ -37,6 +37,9 @@ class LatexWriter {
   // A computed or bound number: its spaces (and no-break spaces) become ties, so that a line break
   // never parts the number from its unit ("252 tok/s", "15,26 ГиБ").
   void tied_text(std::string_view s);
+  // Inline code: a line may break after each `/`, so that a path (`calculations/scenarios/book.json`)
+  // never runs into the margin.
+  void code_text(std::string_view s);
   void newline_if_needed() {
     if (!out_.empty() && out_.back() != '\n') out_ += '\n';
   }
