@@ -283,6 +283,43 @@ TEST(NumbersLock, IntendedChangesOpenEntriesAndStrict) {
   EXPECT_EQ(b.run("check numbers --strict").exit_code, 0);
 }
 
+// Every edition: a translation's number that its own text leaves ambiguous takes the field the source
+// edition's same chapter locks; a change of that field is then an error in both editions, each at its
+// own line.
+TEST(NumbersLock, ATranslationTakesTheFieldItsSourceLocks) {
+  test::TempDir tmp("bb-lock-editions");
+  const fs::path book = tmp.path / "book";
+  test::write_file(book / "calculations" / "results" / "sizes.json",
+                   R"({"schema_version": 1, "weight_bytes": 8000000000, "cache_bytes": 8100000000})");
+  test::write_file(book / "calculations" / "results" / "sizes.md", "# sizes\n");
+  test::write_file(book / "calculations" / "scenarios" / "book.json",
+                   R"({"schema_version": 1, "sizes": []})");
+  test::write_file(book / "manuscripts" / "01-尺寸.md",
+                   "# 第 1 章 尺寸\n\n权重占 8.0 GB。[结果](../calculations/results/sizes.md)\n");
+  test::write_file(
+      book / "book-en" / "chapter01.md",
+      "# Chapter 1 Sizes\n\nThe weights take 8 GB. [results](../calculations/results/sizes.md)\n");
+  auto run = [&](const std::string& args) {
+    return test::run_bookbuild("--book '" + book.string() + "' --out '" + (tmp.path / "out").string() + "' " +
+                               args);
+  };
+  auto lock = run("check numbers --lock");
+  ASSERT_EQ(lock.exit_code, 0) << lock.err;
+  const std::string text = test::read_file(book / "numbers.lock");
+  // Both entries name the weights: the English one by its source, though 8 GB fits both fields.
+  std::size_t first = text.find("field = \"results/sizes.json#/weight_bytes\"");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_NE(text.find("field = \"results/sizes.json#/weight_bytes\"", first + 1), std::string::npos) << text;
+  EXPECT_EQ(text.find("ambiguous"), std::string::npos) << text;
+  test::write_file(book / "calculations" / "results" / "sizes.json",
+                   R"({"schema_version": 1, "weight_bytes": 9000000000, "cache_bytes": 8100000000})");
+  auto r = run("-q check numbers");
+  EXPECT_NE(r.exit_code, 0);
+  const auto errors = error_places(r.err);
+  EXPECT_TRUE(errors.count("manuscripts/01-尺寸.md:3:11")) << r.err;
+  EXPECT_TRUE(errors.count("book-en/chapter01.md:3:18")) << r.err;
+}
+
 // A lock a pull request brings is untrusted: unknown keys, a field outside calculations/ and an entry
 // without its mark are located errors, all in one run.
 TEST(NumbersLock, MalformedEntriesAreLocatedErrors) {
