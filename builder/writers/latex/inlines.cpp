@@ -33,6 +33,12 @@ std::string LatexWriter::render_inlines(const std::vector<Node>& v, bool plain_o
 }
 
 void LatexWriter::tied_text(std::string_view s) {
+  // In a table's paragraph column the number may be wider than the column: there its spaces stay
+  // breakable, as the column's width was fitted to words (a tie ran such cells into the margin).
+  if (in_table_cell_ == 2) {
+    text(s);
+    return;
+  }
   static constexpr std::string_view nbsp = "\u00A0";
   for (std::size_t i = 0;;) {
     const std::size_t space = std::min(s.find(' ', i), s.find(nbsp, i));
