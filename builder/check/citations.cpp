@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check/citations_rows.hpp"
 #include "check/results_check.hpp"
 
 namespace bb::check {
@@ -109,9 +110,21 @@ BindOutcome best_of(const TypedNumber& n, const std::vector<Fit>& fits) {
 
 }  // namespace
 
-BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile*>& cited) {
+namespace {
+
+std::set<double> values_of(const std::vector<Fit>& fits) {
+  std::set<double> out;
+  for (const auto& f : fits) out.insert(f.field->value);
+  return out;
+}
+
+}  // namespace
+
+BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile*>& cited,
+                        std::string_view before, std::string_view after) {
   // Fitting fields: one value (however many fields hold it) binds; two different values do not,
-  // unless exactly one of them is the number as written (8 MiB is 8388608 bytes, not 8491008).
+  // unless exactly one of them is the number as written (8 MiB is 8388608 bytes, not 8491008). Where
+  // the fields lie in rows of their own, the row the sentence names decides first.
   std::vector<Fit> fitting, exact;
   std::set<double> values, exact_values;
   for (const ResultFile* file : cited)
@@ -123,6 +136,27 @@ BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile
       exact.push_back({file, &f});
       exact_values.insert(f.value);
     }
+  std::vector<FieldRef> refs;
+  for (const auto& f : fitting) refs.emplace_back(f.file, f.field);
+  if (const Rows rows = named_rows(refs, before, after); rows.table) {
+    std::vector<Fit> named;
+    for (const auto& [file, field] : rows.named) named.push_back({file, field});
+    // Rows the sentence does not tell apart: a candidate each, for a person to pick in the lock.
+    if (named.empty()) {
+      BindOutcome out;
+      std::set<std::string> seen;
+      for (const auto& f : fitting)
+        if (seen.insert(f.field->row).second) out.candidates.emplace_back(f.file, f.field);
+      return out;
+    }
+    if (values_of(named).size() == 1) return best_of(n, named);
+    fitting = named;
+    values = values_of(named);
+    exact.clear(), exact_values.clear();
+    for (const auto& f : named)
+      if (std::fabs(n.value - f.field->value) <= 1e-9 * std::fabs(f.field->value))
+        exact.push_back(f), exact_values.insert(f.field->value);
+  }
   if (values.size() == 1) return best_of(n, fitting);
   if (values.size() > 1) {
     if (exact_values.size() == 1) return best_of(n, exact);
@@ -226,9 +260,9 @@ std::string fold(std::string_view s) {
 
 // The text before `at`, at most kContext code points (in a table row, the cells before it: a cell alone
 // is often only its number).
-std::string context_before(const std::string& text, std::size_t at) {
+std::string context_before(const std::string& text, std::size_t at, std::size_t points = kContext) {
   std::size_t start = at, count = 0;
-  while (start > 0 && count < kContext) {
+  while (start > 0 && count < points) {
     std::size_t p = start - 1;
     while (p > 0 && (static_cast<unsigned char>(text[p]) & 0xC0) == 0x80) --p;
     start = p;
@@ -240,9 +274,9 @@ std::string context_before(const std::string& text, std::size_t at) {
 }
 
 // The text from `from` on, at most kContext code points.
-std::string context_after(const std::string& text, std::size_t from) {
+std::string context_after(const std::string& text, std::size_t from, std::size_t points = kContext) {
   std::size_t end = from, count = 0;
-  while (end < text.size() && count < kContext) {
+  while (end < text.size() && count < points) {
     std::size_t len = 1;
     while (end + len < text.size() && (static_cast<unsigned char>(text[end + len]) & 0xC0) == 0x80) ++len;
     end += len;
@@ -251,6 +285,34 @@ std::string context_after(const std::string& text, std::size_t from) {
   std::string out = fold(std::string_view(text).substr(from, end - from));
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
+}
+
+// The clause around a number, for the names that pick a row (bind_number): up to 96 code points
+// before it back to the end of the previous clause, and after it up to the next clause's end.
+// A sentence ends at 。！？ or at . ! ? before a space; a clause also at ；，; and , (after a number,
+// the next clause names the next thing: "128 GB at 800 GB/s; M2 Ultra …").
+bool clause_end(std::string_view s, std::size_t i, bool sentence_only) {
+  for (std::string_view mark : {"\u3002", "\uFF01", "\uFF1F"})  // 。！？
+    if (s.substr(i, mark.size()) == mark) return true;
+  for (std::string_view mark : {"\uFF1B", "\uFF0C"})  // ；，
+    if (!sentence_only && s.substr(i, mark.size()) == mark) return true;
+  const char c = s[i];
+  if (!sentence_only && (c == ';' || c == ',')) return true;
+  return (c == '.' || c == '!' || c == '?') && (i + 1 == s.size() || s[i + 1] == ' ');
+}
+std::string clause_before(const std::string& text, std::size_t at) {
+  const std::string wide = context_before(text, at, 96);
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < wide.size(); ++i)
+    if (clause_end(wide, i, true)) from = i + 1;
+  while (from < wide.size() && (static_cast<unsigned char>(wide[from]) & 0xC0) == 0x80) ++from;
+  return wide.substr(from);
+}
+std::string clause_after(const std::string& text, std::size_t from) {
+  const std::string wide = context_after(text, from, 96);
+  for (std::size_t i = 0; i < wide.size(); ++i)
+    if (clause_end(wide, i, false)) return wide.substr(0, i);
+  return wide;
 }
 
 struct Walker {
@@ -326,7 +388,8 @@ struct Walker {
   }
 
   // `[148 倍]{result=results/x.json#/field}`: the literal is checked against that field alone.
-  void bound_literal(const Node& span) {
+  // `block`: the block it stands in, whose other numbers may derive from its field.
+  void bound_literal(const Node& span, int block) {
     const std::string& target = *span.attr("result");
     const std::string text = doc::plain_text(span.children);
     if (span.attr("calc")) {
@@ -370,9 +433,11 @@ struct Walker {
     const bool ok =
         bare ? std::fabs(number->value - field->raw) <= number->half_step + 1e-9 * std::fabs(field->raw)
              : fits(*number, *field);
-    CitationEntry e{number->loc, number->text, file->path, field->pointer, field->raw,
-                    *number,     true,         0,          "literal",      {}};
+    CitationEntry e{number->loc, number->text, file->path, field->pointer,
+                    field->raw,  *number,      true,       0,
+                    "literal",   {},           {},         {}};
     if (ok) {
+      report.block_fields[block].emplace_back(file, &*field);
       report.checked.push_back(std::move(e));
       return;
     }
@@ -391,8 +456,10 @@ struct Walker {
     std::vector<const Node*> bound;
     Plain plain;
     for (const auto& c : inlines) scan_inline(c, numbers, bound, plain);
+    const int block_id = report.blocks++;
     for (const Node* span : bound)
-      if (seen.insert({span->loc.path.string(), span->loc.line, span->loc.col}).second) bound_literal(*span);
+      if (seen.insert({span->loc.path.string(), span->loc.line, span->loc.col}).second)
+        bound_literal(*span, block_id);
     if (numbers.empty()) return;
     Cites cites = cites_of(n);
     cites.insert(cites.end(), inherited.begin(), inherited.end());
@@ -419,8 +486,11 @@ struct Walker {
       const std::size_t at = k < plain.at.size() ? plain.at[k] : 0;
       r.before = context_before(plain.text, at);
       r.after = context_after(plain.text, std::min(plain.text.size(), at + num.text.size()));
+      r.clause_before = clause_before(plain.text, at);
+      r.clause_after = clause_after(plain.text, std::min(plain.text.size(), at + num.text.size()));
       r.citing = !files.empty();
       r.some_missing = some_missing;
+      r.block = block_id;
       r.cited = files;
       r.number = std::move(num);
       report.read.push_back(std::move(r));

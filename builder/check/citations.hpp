@@ -31,6 +31,9 @@ struct CitationEntry {
   int others = 0;      // other fitting fields that hold the same value (checked numbers)
   std::string how;     // checked: "literal", "lock" (numbers.lock) or "rule" (the fitting rules)
   std::string reason;  // unchecked: no-field-fits, ambiguous, cites-missing-result, range-bound, …
+  // A number derived from two fields (citations_derive.hpp): the operation and the second field
+  // ("results/x.json#/b"); `result`/`field` name the first, `value` is what the two make.
+  std::string derive, of;
 };
 
 // A typed number as the rules read it, before numbers.lock is applied (settle_citations): every typed
@@ -39,9 +42,11 @@ struct ReadNumber {
   TypedNumber number;
   std::string file;  // the manuscript, from the book root
   std::string edition, chapter;
-  std::string before, after;  // its sentence or table cell around it: a few words each side
-  bool citing = false;        // its text cites data the book has
-  bool some_missing = false;  // and a result the book lacks
+  std::string before, after;                // its sentence or table cell around it: a few words each side
+  std::string clause_before, clause_after;  // its clause, for the names in it (bind_number)
+  bool citing = false;                      // its text cites data the book has
+  bool some_missing = false;                // and a result the book lacks
+  int block = -1;  // its paragraph, list item, table row or caption (one number per block)
   std::vector<const ResultFile*> cited;
 };
 
@@ -60,6 +65,9 @@ struct CitationsReport {
   std::vector<ReadNumber> read;  // what check_citations read; settle_citations sorts them out
   int not_in_lock = 0;           // citing numbers checked by the rules that numbers.lock does not hold
   int lock_entries = 0;          // entries of numbers.lock (0: no lock)
+  int blocks = 0;                // blocks read so far (ReadNumber::block)
+  // The fields bound literals state, by block: a number beside them may derive from them.
+  std::map<int, std::vector<std::pair<const ResultFile*, const ResultField*>>> block_fields;
 };
 
 // Sorts the cited data files into recomputed and not recomputed, given the ids of the scenarios the
@@ -76,7 +84,9 @@ struct BindOutcome {
   // Unchecked because fields of different values fit: the best named field of each value.
   std::vector<std::pair<const ResultFile*, const ResultField*>> candidates;
 };
-BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile*>& cited);
+// `before`/`after`: the sentence around the number, whose names pick a row among rows that all fit.
+BindOutcome bind_number(const TypedNumber& n, const std::vector<const ResultFile*>& cited,
+                        std::string_view before = {}, std::string_view after = {});
 
 // Reads one chapter: its bound literals are checked (an error at the literal when one disagrees), its
 // other typed numbers are added to `report.read` for settle_citations. `root`: the book's folder.

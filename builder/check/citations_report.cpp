@@ -20,6 +20,7 @@ nlohmann::ordered_json entries(const std::vector<CitationEntry>& list, const std
       j["field"] = e.field;
       j["value"] = e.value;
       if (e.bound) j["bound"] = true;
+      if (!e.derive.empty()) j["derive"] = e.derive, j["of"] = e.of;
     }
     if (!e.how.empty()) j["how"] = e.how;
     if (!e.reason.empty()) j["reason"] = e.reason;

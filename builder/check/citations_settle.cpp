@@ -5,11 +5,13 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
 
+#include "check/citations_derive.hpp"
 #include "text/unicode.hpp"
 
 namespace bb::check {
@@ -157,6 +159,17 @@ struct Settler {
   const SettleOptions& opt;
   Diagnostics& diags;
   LockUpdate update;
+  std::vector<FieldRef> bound;  // per read number: the one field it was checked against
+  struct Pending {
+    std::size_t read;                  // the number
+    CitationEntry entry;               // what the rules made of it
+    bool mismatch;                     // near a field but not it (else: no field fits)
+    bool in_lock;                      // numbers.lock holds an (open) entry for it
+    std::vector<FieldRef> candidates;  // an ambiguous end of a range: the fields that fit it
+  };
+  // Numbers no field states, settled once every other is: the ones their sentence derives from two
+  // fields it states are checked, the others unchecked (or mismatches).
+  std::vector<Pending> pending;
 
   std::string lock_ref(const LockEntry& e) const {
     return lock.path.filename().string() + ":" + std::to_string(e.line);
@@ -170,28 +183,53 @@ struct Settler {
     return e;
   }
 
-  // A number held to the field its entry names; false (and an error, unless writing the lock) when
-  // it does not state it.
-  bool check_locked(const ReadNumber& r, const LockEntry& le, CitationEntry& out) {
-    const auto hash = le.field.find('#');
-    const ResultFile* file = results.get(le.field.substr(0, hash));
-    const std::string pointer = le.field.substr(hash + 1);
-    const ResultField* field = nullptr;
-    if (file)
-      for (const auto& f : file->fields)
-        if (f.pointer == pointer) field = &f;
+  // The field a lock names ("results/x.json#/a"): {nullptr, nullptr} when its file is gone,
+  // {file, nullptr} when the file no longer holds it.
+  FieldRef field_of(const std::string& name) const {
+    const auto hash = name.find('#');
+    const ResultFile* file = results.get(name.substr(0, hash));
+    if (!file) return {nullptr, nullptr};
+    const std::string pointer = name.substr(hash + 1);
+    for (const auto& f : file->fields)
+      if (f.pointer == pointer) return {file, &f};
+    return {file, nullptr};
+  }
+
+  // What is wrong with a field a lock names, or "" when it holds a number.
+  static std::string lost(const std::string& name, const FieldRef& f) {
+    if (!f.first) return "is locked to " + name + ", whose file is no longer in the book";
+    if (!f.second) return "is locked to " + name + ", which no longer holds a number";
+    return {};
+  }
+
+  // A number held to the field its entry names (or to what its two fields derive); false (and an
+  // error, unless writing the lock) when it does not state it.
+  bool check_locked(const ReadNumber& r, const LockEntry& le, CitationEntry& out, FieldRef& bound) {
+    const FieldRef a = field_of(le.field);
+    const std::optional<DeriveOp> op = derive_op(le.derive);
+    const FieldRef b = op ? field_of(le.of) : FieldRef{nullptr, nullptr};
     out.how = "lock";
-    if (field) out.result = file->path, out.field = field->pointer, out.value = field->raw;
-    if (field && states(r.number, *field)) return true;
+    std::optional<ResultField> stated;
+    if (a.second && !op) stated = *a.second;
+    if (a.second && op && b.second) stated = derive_field(*op, *a.second, *b.second);
+    if (a.second) {
+      out.result = a.first->path, out.field = a.second->pointer, out.value = stated ? stated->raw : 0;
+      if (op) out.derive = le.derive, out.of = le.of;
+    }
+    if (stated && states(r.number, *stated)) {
+      if (!op) bound = a;
+      return true;
+    }
     if (opt.write_lock) return false;
-    std::string why;
-    if (!file)
-      why = "is locked to " + le.field + ", whose file is no longer in the book";
-    else if (!field)
-      why = "is locked to " + le.field + ", which no longer holds a number";
-    else
-      why = "does not state the field it is locked to: " + le.field + " = " + value_text(field->raw) +
-            (le.value && *le.value != field->raw ? " (" + value_text(*le.value) + " when locked)" : "");
+    std::string why = lost(le.field, a);
+    if (why.empty() && op) why = lost(le.of, b);
+    if (why.empty() && !stated)
+      why = "is locked to the " + le.derive + " of " + le.field + " and " + le.of +
+            ", which no longer combine (their units differ)";
+    else if (why.empty())
+      why = "does not state " + (op ? "the " + le.derive + " of " + le.field + " and " + le.of : le.field) +
+            " it is locked to: " + value_text(stated->raw) +
+            (le.value && *le.value != stated->raw ? " (" + value_text(*le.value) + " when locked)" : "");
     diags.error(r.number.loc, "`" + r.number.text + "` " + why + " (" + lock_ref(le) +
                                   "; after an intended change, `check numbers --lock` updates the lock)");
     report.mismatches.push_back(out);
@@ -208,10 +246,10 @@ struct Settler {
   }
 
   // The rules' verdict on a number no lock entry holds (or whose entry is open).
-  void by_rule(const ReadNumber& r, const LockEntry* le, LockEntry* out) {
+  void by_rule(std::size_t i, const ReadNumber& r, const LockEntry* le, LockEntry* out) {
     if (!r.citing) return;
     ++report.citing;
-    BindOutcome b = bind_number(r.number, r.cited);
+    BindOutcome b = bind_number(r.number, r.cited, r.clause_before, r.clause_after);
     // A cited result the book lacks may hold the value: no disagreement can be certain.
     if (b.binding == Binding::Mismatch && r.some_missing) b = {};
     CitationEntry e = entry(r);
@@ -222,13 +260,12 @@ struct Settler {
         e.how = "rule";
         if (lock.present && !le) ++report.not_in_lock;
         if (out) out->field = field_name(*b.file, *b.field), out->value = b.field->raw;
+        bound[i] = {b.file, b.field};
         report.checked.push_back(std::move(e));
         return;
       case Binding::Mismatch:
-        diags.error(r.number.loc, "`" + r.number.text + "` disagrees with the result its text cites: " +
-                                      e.result + " " + e.field + " = " + value_text(e.value) +
-                                      " (no field of that result fits the digits shown)");
-        report.mismatches.push_back(std::move(e));
+        // Near a field but not it: an error, unless the sentence derives it (derive_pending).
+        pending.push_back({i, std::move(e), true, le != nullptr, {}});
         return;
       case Binding::Unchecked: break;
     }
@@ -243,15 +280,102 @@ struct Settler {
       out->reason = e.reason;
       for (const auto& [f, x] : b.candidates) out->candidates.push_back(field_name(*f, *x));
     }
-    if (opt.strict && !opt.write_lock)
-      diags.error(r.number.loc, "`" + r.number.text +
-                                    "` is in text citing a result but checked against none " +
-                                    "of its fields (" + e.reason + "): set its field in numbers.lock, or " +
-                                    "waive it there with a reason (`check numbers --lock` writes the entry)");
-    report.unchecked.push_back(std::move(e));
+    if (e.reason == "no-field-fits")
+      pending.push_back({i, std::move(e), false, le != nullptr, {}});
+    else if (e.reason == "ambiguous" && r.number.range)
+      pending.push_back({i, std::move(e), false, le != nullptr, b.candidates});
+    else
+      report.unchecked.push_back(std::move(e));
+  }
+
+  // An end of a range ("1.2–2.3 μs") that several fields fit, whose other end is bound to a field:
+  // the one candidate beside that field (the other element of its pair, a key of the same object).
+  std::optional<FieldRef> range_partner(const Pending& p) const {
+    auto parent = [](const std::string& pointer) { return pointer.substr(0, pointer.rfind('/')); };
+    for (std::size_t j : {p.read - 1, p.read + 1}) {
+      if (j >= report.read.size() || report.read[j].block != report.read[p.read].block ||
+          !report.read[j].number.range || !bound[j].second)
+        continue;
+      std::optional<FieldRef> pick;
+      int picks = 0;
+      for (const auto& c : p.candidates)
+        if (c.first == bound[j].first && c.second != bound[j].second &&
+            parent(c.second->pointer) == parent(bound[j].second->pointer))
+          pick = c, ++picks;
+      if (picks == 1) return pick;
+    }
+    return std::nullopt;
+  }
+
+  // A number no field fits, derived by its sentence from two fields the sentence states: checked
+  // when the derivation is unique (citations_derive.hpp).
+  void derive_pending(const std::map<std::size_t, std::size_t>& entry_at) {
+    for (Pending& p : pending) {
+      const ReadNumber& r = report.read[p.read];
+      CitationEntry& e = p.entry;
+      if (!p.candidates.empty()) {
+        const auto pick = range_partner(p);
+        if (!pick) {
+          report.unchecked.push_back(std::move(e));
+          continue;
+        }
+        e.reason.clear();
+        e.how = "range";
+        bound[p.read] = *pick;
+        e.result = pick->first->path, e.field = pick->second->pointer, e.value = pick->second->raw;
+        if (lock.present && !p.in_lock) ++report.not_in_lock;
+        if (auto it = entry_at.find(p.read); it != entry_at.end()) {
+          LockEntry& out = update.entries[it->second];
+          out.field = field_name(*pick->first, *pick->second), out.value = pick->second->raw;
+          out.reason.clear(), out.candidates.clear();
+        }
+        report.checked.push_back(std::move(e));
+        continue;
+      }
+      std::vector<FieldRef> fields;
+      if (auto it = report.block_fields.find(r.block); it != report.block_fields.end()) fields = it->second;
+      for (std::size_t j = 0; j < report.read.size(); ++j)
+        if (report.read[j].block == r.block && bound[j].second &&
+            std::find(fields.begin(), fields.end(), bound[j]) == fields.end())
+          fields.push_back(bound[j]);
+      const auto d = unique_derivation(r.number, fields);
+      if (!d && p.mismatch) {
+        diags.error(r.number.loc, "`" + r.number.text + "` disagrees with the result its text cites: " +
+                                      e.result + " " + e.field + " = " + value_text(e.value) +
+                                      " (no field of that result fits the digits shown)");
+        report.mismatches.push_back(std::move(e));
+        continue;
+      }
+      if (!d) {
+        report.unchecked.push_back(std::move(e));
+        continue;
+      }
+      e.reason.clear();
+      e.how = "derived";
+      e.result = d->a.first->path, e.field = d->a.second->pointer, e.value = d->value.raw;
+      e.derive = derive_name(d->op), e.of = field_name(*d->b.first, *d->b.second);
+      if (lock.present && !p.in_lock) ++report.not_in_lock;
+      if (auto it = entry_at.find(p.read); it != entry_at.end()) {
+        LockEntry& out = update.entries[it->second];
+        out.field = field_name(*d->a.first, *d->a.second);
+        out.derive = e.derive, out.of = e.of, out.value = d->value.raw;
+        out.reason.clear(), out.candidates.clear();
+      }
+      report.checked.push_back(std::move(e));
+    }
+  }
+
+  void strict_errors() {
+    if (!opt.strict || opt.write_lock) return;
+    for (const auto& e : report.unchecked)
+      diags.error(e.loc, "`" + e.text + "` is in text citing a result but checked against none " +
+                             "of its fields (" + e.reason + "): set its field in numbers.lock, or " +
+                             "waive it there with a reason (`check numbers --lock` writes the entry)");
   }
 
   void settle() {
+    bound.assign(report.read.size(), {nullptr, nullptr});
+    std::map<std::size_t, std::size_t> entry_at;  // read number → its entry in the update
     const std::vector<long> found = match_entries(lock.entries, report.read);
     std::vector<const LockEntry*> entry_of(report.read.size(), nullptr);
     for (std::size_t e = 0; e < found.size(); ++e)
@@ -265,19 +389,25 @@ struct Settler {
       if (le && !le->field.empty()) {
         ++report.citing;
         CitationEntry e = entry(r);
-        if (check_locked(r, *le, e)) {
+        if (check_locked(r, *le, e, bound[i])) {
           next.field = le->field, next.value = e.value, next.waive = le->waive;
+          next.derive = le->derive, next.of = le->of;
           report.checked.push_back(std::move(e));
           kept = true;
         } else if (opt.write_lock) {
           --report.citing;
-          by_rule(r, le, out);  // the text changed on purpose: what the rules make of it now
+          by_rule(i, r, le, out);  // the text changed on purpose: what the rules make of it now
         }
       } else {
-        by_rule(r, le, out);
+        by_rule(i, r, le, out);
       }
-      if (opt.write_lock && kept) note(le, next);
+      if (opt.write_lock && kept) {
+        entry_at[i] = update.entries.size();
+        note(le, next);
+      }
     }
+    derive_pending(entry_at);
+    strict_errors();
     for (std::size_t e = 0; e < found.size(); ++e) {
       if (found[e] >= 0) continue;
       const LockEntry& le = lock.entries[e];
@@ -299,19 +429,37 @@ struct Settler {
                                                "”): if it was removed on purpose, `check numbers --lock` "
                                                "drops its entry");
     }
-    if (opt.write_lock) pick_from_source();
+    if (!opt.write_lock) return;
+    pick_from_source();
+    tally();
   }
 
+  std::vector<const LockEntry*> previous;  // per entry of the update: the one it replaces, if any
+
   void note(const LockEntry* le, LockEntry next) {
-    if (!le) {
-      ++update.added;
-    } else if (le->field != next.field || le->text != next.text || le->waive != next.waive) {
-      ++update.changed;
-      update.changes.push_back("changed " + next.file + ": " + lock_place(*le) + " " +
-                               (le->field.empty() ? "(open)" : le->field) + " -> " + lock_place(next) + " " +
-                               (next.field.empty() ? "(open: " + next.reason + ")" : next.field));
-    }
+    previous.push_back(le);
     update.entries.push_back(std::move(next));
+  }
+
+  // What --lock changed, once every entry is final (derived, picked from the source edition).
+  static std::string shown(const LockEntry& e) {
+    if (e.field.empty()) return e.reason.empty() ? "(open)" : "(open: " + e.reason + ")";
+    return e.derive.empty() ? e.field : e.derive + " of " + e.field + " and " + e.of;
+  }
+  void tally() {
+    for (std::size_t k = 0; k < update.entries.size(); ++k) {
+      const LockEntry* le = previous[k];
+      const LockEntry& next = update.entries[k];
+      if (!le) {
+        ++update.added;
+      } else if (le->field != next.field || le->text != next.text || le->waive != next.waive ||
+                 le->derive != next.derive || le->of != next.of) {
+        ++update.changed;
+        update.changes.push_back("changed " + next.file + ": " + lock_place(*le) + " " +
+                                 (le->field.empty() ? std::string("(open)") : shown(*le)) + " -> " +
+                                 lock_place(next) + " " + shown(next));
+      }
+    }
   }
 
   // A translation's open entry takes the one of its candidates that the source edition's same chapter
@@ -346,7 +494,7 @@ struct Settler {
 LockUpdate settle_citations(CitationsReport& report, ResultFiles& results, const NumbersLock& lock,
                             const SettleOptions& options, Diagnostics& diags) {
   report.lock_entries = static_cast<int>(lock.entries.size());
-  Settler s{report, results, lock, options, diags, {}};
+  Settler s{report, results, lock, options, diags, {}, {}, {}, {}};
   s.settle();
   // In the order of the book: files, lines, columns (bound literals were read before the rest).
   auto by_place = [](const CitationEntry& a, const CitationEntry& b) {

@@ -27,7 +27,8 @@ std::vector<CitationSuggestion> suggest_citation_bindings(const book::Book& book
   std::vector<CitationSuggestion> out;
   for (auto& c : report.checked) {
     // A number whose unit is written after the last of its list ("1、2、4 ms") has no literal of its own.
-    if (c.bound || c.number.shared) continue;
+    // A derived number states no one field: a `result=` literal cannot hold it (numbers.lock does).
+    if (c.bound || c.number.shared || !c.derive.empty()) continue;
     const std::string file =
         (book.config.root / c.result).lexically_relative(book.config.calculations).generic_string();
     ManuscriptEdit edit{c.loc, c.text, "[" + c.text + "]{result=" + result_attribute(file, c.field) + "}"};

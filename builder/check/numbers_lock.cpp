@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check/citations_derive.hpp"
 #include "inputs/file_io.hpp"
 #include "tomlfile/parse.hpp"
 
@@ -59,6 +60,7 @@ std::string numbers_lock_text(const std::vector<LockEntry>& entries) {
     out += "\n[[number]]\nfile = " + quoted(e.file) + "\nat = " + quoted(lock_place(e)) + "\n";
     if (!e.field.empty()) {
       out += "field = " + quoted(e.field) + "\n";
+      if (!e.derive.empty()) out += "derive = " + quoted(e.derive) + "\nof = " + quoted(e.of) + "\n";
       if (e.value && std::isfinite(*e.value)) {
         // Whole values as integers, others as the shortest decimal that reads back the same (JSON's).
         const double v = *e.value;
@@ -137,6 +139,8 @@ NumbersLock read_numbers_lock(const std::filesystem::path& root, Diagnostics& di
     str("field", e.field, false);
     str("reason", e.reason, false);
     str("waive", e.waive, false);
+    str("derive", e.derive, false);
+    str("of", e.of, false);
     // A field copied with its value from the candidates ("results/x.json#/a (= 148)") is the field.
     if (auto cut = e.field.find(" (="); cut != std::string::npos) e.field.resize(cut);
     if (const toml::node* v = t->get("value")) {
@@ -155,13 +159,14 @@ NumbersLock read_numbers_lock(const std::filesystem::path& root, Diagnostics& di
       }
     }
     for (const auto& [key, node] : *t) {
-      static const char* known[] = {"file", "at", "field", "value", "candidates", "reason", "waive"};
+      static const char* known[] = {"file",  "at",     "field", "derive",    "of",
+                                    "value", "reason", "waive", "candidates"};
       bool found = false;
       for (const char* k : known) found = found || key.str() == k;
       if (!found)
         diags.error({lock.path, static_cast<int>(node.source().begin.line), 1},
                     "unknown key `" + std::string(key.str()) + "` in a [[number]] (" + place_of(item) +
-                        "): file, at, field, value, candidates, reason, waive");
+                        "): file, at, field, derive, of, value, candidates, reason, waive");
     }
     const auto open = at.find(kOpen);
     const auto close = open == std::string::npos ? std::string::npos : at.find(kClose, open);
@@ -173,13 +178,28 @@ NumbersLock read_numbers_lock(const std::filesystem::path& root, Diagnostics& di
     e.before = at.substr(0, open);
     e.text = at.substr(open + 3, close - open - 3);
     e.after = at.substr(close + 3);
-    if (!e.field.empty() &&
-        (e.field.find("#/") == std::string::npos || e.field.find("..") != std::string::npos ||
-         e.field.front() == '/' || e.field.find('\\') != std::string::npos ||
-         e.field.find(".json#") == std::string::npos)) {
+    auto bad_field = [](const std::string& f) {
+      return f.find("#/") == std::string::npos || f.find("..") != std::string::npos || f.front() == '/' ||
+             f.find('\\') != std::string::npos || f.find(".json#") == std::string::npos;
+    };
+    if (!e.field.empty() && bad_field(e.field)) {
       diags.error({lock.path, line, 1},
                   "`field` must be `results/<name>.json#/pointer` under calculations/: `" + e.field + "`");
       continue;
+    }
+    // A derivation names its operation and both fields, or nothing of it.
+    if (!e.derive.empty() || !e.of.empty()) {
+      std::string why;
+      if (!derive_op(e.derive))
+        why = "`derive` must be one of ratio, complement, difference, sum (got `" + e.derive + "`)";
+      else if (e.field.empty() || e.of.empty())
+        why = "a derived number needs both `field` and `of`";
+      else if (bad_field(e.of))
+        why = "`of` must be `results/<name>.json#/pointer` under calculations/: `" + e.of + "`";
+      if (!why.empty()) {
+        diags.error({lock.path, line, 1}, why);
+        continue;
+      }
     }
     lock.entries.push_back(std::move(e));
   }

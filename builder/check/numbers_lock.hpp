@@ -14,13 +14,16 @@
 namespace bb::check {
 
 struct LockEntry {
-  int line = 0;                 // of the entry in numbers.lock (for errors)
-  std::string file;             // the manuscript, from the book root: "book-zh-tw/chapter01.md"
-  std::string before;           // the text just before the number in its sentence or table cell
-  std::string text;             // the number as typed: "148 倍"
-  std::string after;            // the text just after it
-  std::string field;            // "results/x.json#/a/b" (under calculations/), empty for an open entry
-  std::optional<double> value;  // the field's value when it was locked (for review)
+  int line = 0;        // of the entry in numbers.lock (for errors)
+  std::string file;    // the manuscript, from the book root: "book-zh-tw/chapter01.md"
+  std::string before;  // the text just before the number in its sentence or table cell
+  std::string text;    // the number as typed: "148 倍"
+  std::string after;   // the text just after it
+  std::string field;   // "results/x.json#/a/b" (under calculations/), empty for an open entry
+  // A number derived from two fields: the operation ("ratio", "complement", "difference", "sum") and
+  // the second field; `field` is the first. Empty for a number that states one field.
+  std::string derive, of;
+  std::optional<double> value;          // the field's value when it was locked (for review)
   std::vector<std::string> candidates;  // an open entry's fitting fields, for a person to pick one
   std::string reason;                   // why an open entry is not locked (a reason code)
   std::string waive;                    // a person's reason to leave it unchecked

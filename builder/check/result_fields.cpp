@@ -67,9 +67,37 @@ std::optional<double> fraction(const Json& v) {
   return p.get<double>() / q.get<double>();
 }
 
-// `unit` is what the nearest enclosing key that names a unit says (`"boundaries_ns": {"pdl_chain": 366}`).
+// The labels an object gives the fields inside it: its text values that read as names (at most four
+// words, not only digits: "A100 80GB SXM", "m4-max", not a note in a sentence), each folded with the
+// shorter names it begins with that a sentence may use ("a100", "a10080gb"), added to those of the
+// objects around it.
+std::string row_of(const Json& object, const std::string& outer) {
+  std::string row = outer;
+  for (const auto& [k, child] : object.items()) {
+    if (!child.is_string()) continue;
+    const std::string& text = child.get_ref<const std::string&>();
+    if (text.size() > 64) continue;
+    std::vector<std::string> prefixes;  // folded, at each word's end
+    std::string folded;
+    bool in_word = false;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      const unsigned char c = i < text.size() ? static_cast<unsigned char>(text[i]) : ' ';
+      const bool word = c >= 0x80 || std::isalnum(c);
+      if (word) folded += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+      if (in_word && !word) prefixes.push_back(folded);
+      in_word = word;
+    }
+    if (prefixes.empty() || prefixes.size() > 4) continue;
+    for (const auto& p : prefixes)
+      if (p.size() >= 4 && p.find_first_not_of("0123456789") != std::string::npos) row += p + "\n";
+  }
+  return row;
+}
+
+// `unit` is what the nearest enclosing key that names a unit says (`"boundaries_ns": {"pdl_chain": 366}`);
+// `row` the labels of the objects around `v` (the file's own top level names no row).
 void flatten(const Json& v, const std::string& pointer, const std::string& key, const KeyUnit& enclosing,
-             ResultFile& out) {
+             const std::string& row, ResultFile& out) {
   KeyUnit unit = dim_of_key(key);
   const bool inherited = unit.dim == Dim::Count && enclosing.dim != Dim::Count;
   if (inherited) unit = enclosing;
@@ -77,18 +105,19 @@ void flatten(const Json& v, const std::string& pointer, const std::string& key, 
   if (auto f = fraction(v)) {
     value = f;
   } else if (v.is_object()) {
+    const std::string inner = pointer.empty() ? row : row_of(v, row);
     for (const auto& [k, child] : v.items())
-      if (k != "schema_version") flatten(child, pointer + "/" + escape_pointer(k), k, unit, out);
+      if (k != "schema_version") flatten(child, pointer + "/" + escape_pointer(k), k, unit, inner, out);
   } else if (v.is_array()) {
     size_t i = 0;
     // A list's items are named by the list's key.
-    for (const auto& child : v) flatten(child, pointer + "/" + std::to_string(i++), key, enclosing, out);
+    for (const auto& child : v) flatten(child, pointer + "/" + std::to_string(i++), key, enclosing, row, out);
   } else if (v.is_number()) {
     value = v.get<double>();
   } else if (v.is_string()) {
     value = number_in_string(v.get<std::string>());
   }
-  if (value) out.fields.push_back({pointer, *value * unit.scale, unit.dim, unit.per, inherited, *value});
+  if (value) out.fields.push_back({pointer, *value * unit.scale, unit.dim, unit.per, inherited, *value, row});
 }
 
 // The unit a key ends with (`…_bytes`, `…_gib`, `…_ns`, `…_ghz`), or Count.
@@ -136,6 +165,17 @@ KeyUnit unit_word(const std::string& key, double prefix) {
 }
 
 }  // namespace
+
+std::string row_label(std::string_view text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))
+      out += static_cast<char>(c);
+    else if (c >= 'A' && c <= 'Z')
+      out += static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
 
 KeyUnit dim_of_key(const std::string& raw) {
   const std::string key = lower(raw);
@@ -190,7 +230,7 @@ const ResultFile* ResultFiles::get(const std::string& name) {
         ResultFile rf;
         rf.path = file.lexically_relative(root_).generic_string();
         rf.name = name;
-        flatten(doc, "", "", KeyUnit{}, rf);
+        flatten(doc, "", "", KeyUnit{}, "", rf);
         it->second = std::move(rf);
       }
     }

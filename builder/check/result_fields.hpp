@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check/typed_numbers.hpp"
@@ -21,13 +22,23 @@ struct ResultField {
   bool per = false;        // `dim` per something other than a second: `history_bytes_per_token`
   bool inherited = false;  // the unit is named by an enclosing key (`"boundaries_ns": {"pdl_chain": …}`)
   double raw = 0;          // as stored in the file (a fraction or a numeric string: its value)
+  // What names its row: the text values of the objects around it ("family": "m4-max", "device_id":
+  // …), each folded (row_label), one per line; a sentence that names one of them names the row.
+  std::string row;
 };
+
+// A name folded for finding it in a sentence: ASCII letters lower-cased, ASCII spaces and punctuation
+// dropped, other characters kept ("M4 Max" and "m4-max" both give "m4max").
+std::string row_label(std::string_view text);
 
 struct ResultFile {
   std::string path;  // from the book root: "calculations/results/x.json"
   std::string name;  // under calculations/, as cited and bound: "results/x.json"
   std::vector<ResultField> fields;
 };
+
+// A field of a file, as the checks point at it.
+using FieldRef = std::pair<const ResultFile*, const ResultField*>;
 
 // What a key says of its value: `read_bytes` bytes, `delay_ns` seconds × 1e-9, `history_bytes_per_token`
 // bytes per token (per = true); a key that names no unit is a Count.

@@ -8,6 +8,8 @@
 #include <regex>
 #include <set>
 
+#include "check/citations_derive.hpp"
+#include "check/typed_numbers.hpp"
 #include "test_support.hpp"
 
 namespace bb {
@@ -157,7 +159,12 @@ TEST_P(Locked, ChangedOrRemovedFieldIsAnErrorAtEveryNumberLockedToIt) {
     const auto locked = b.locked();
     ASSERT_GT(locked.size(), 0u);
     std::map<std::string, std::set<std::string>> fields;  // result file → pointers
-    for (const auto& c : locked) fields[c["result"]].insert(c["field"]);
+    for (const auto& c : locked) {
+      fields[c["result"]].insert(c["field"]);
+      // A derived number's second field ("results/x.json#/b", under calculations/) too.
+      if (const std::string of = c.value("of", ""); !of.empty())
+        fields["calculations/" + of.substr(0, of.find('#'))].insert(of.substr(of.find('#') + 1));
+    }
     for (const auto& [file, pointers] : fields) {
       auto doc = nlohmann::ordered_json::parse(test::read_file(b.book / file));
       for (const auto& p : pointers) {
@@ -334,6 +341,96 @@ TEST(NumbersLock, MalformedEntriesAreLocatedErrors) {
   EXPECT_NE(r.err.find("numbers.lock:1:1: error: `at` must mark the number"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("numbers.lock:5:1: error: `field` must be"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("numbers.lock:13:1: error: unknown key `colour`"), std::string::npos) << r.err;
+}
+
+// A value that several rows of one table hold (two cards with 80 GB) binds to the row its sentence
+// names, by any name of the row ("A100" of "A100 80GB SXM"); a sentence that names none leaves it
+// ambiguous, with every row a candidate. A change of one row is then an error only where it is named.
+TEST(NumbersLock, ARepeatedValueBindsTheRowTheSentenceNames) {
+  test::TempDir tmp("bb-lock-rows");
+  const fs::path book = tmp.path / "book";
+  auto devices = [&](int a100) {
+    test::write_file(book / "calculations" / "results" / "devices.json",
+                     R"({"schema_version": 1, "devices": [)"
+                     R"({"id": "h100-sxm", "name": "H100 SXM", "memory_gb": 80},)"
+                     R"({"id": "a100-80gb-sxm", "name": "A100 80GB SXM", "memory_gb": )" +
+                         std::to_string(a100) +
+                         R"(},)"
+                         R"({"id": "l40s", "name": "L40S", "memory_gb": 48}]})");
+  };
+  devices(80);
+  test::write_file(book / "calculations" / "results" / "devices.md", "# devices\n");
+  test::write_file(book / "calculations" / "scenarios" / "book.json",
+                   R"({"schema_version": 1, "cards": []})");
+  const std::string line =
+      "The A100 carries 80 GB. The H100 SXM carries 80 GB too. Either card has 80 GB.[^d]";
+  test::write_file(
+      book / "book-en" / "chapter01.md",
+      "# Chapter 1 Cards\n\n" + line + "\n\n[^d]: [results](../calculations/results/devices.md)\n");
+  auto run = [&](const std::string& args) {
+    return test::run_bookbuild("--book '" + book.string() + "' --out '" + (tmp.path / "out").string() + "' " +
+                               args);
+  };
+  ASSERT_EQ(run("check numbers --lock").exit_code, 0);
+  const std::string text = test::read_file(book / "numbers.lock");
+  auto entry = [&](const std::string& at) {
+    const auto from = text.find(at);
+    return from == std::string::npos ? std::string() : text.substr(from, text.find("\n\n", from) - from);
+  };
+  EXPECT_NE(entry("carries \u27E680 GB\u27E7.").find("#/devices/1/memory_gb"), std::string::npos) << text;
+  EXPECT_NE(entry("SXM carries \u27E680 GB\u27E7").find("#/devices/0/memory_gb"), std::string::npos) << text;
+  const std::string either = entry("has \u27E680 GB\u27E7");
+  EXPECT_NE(either.find("reason = \"ambiguous\""), std::string::npos) << text;
+  EXPECT_NE(either.find("devices/0/memory_gb"), std::string::npos) << either;
+  EXPECT_NE(either.find("devices/1/memory_gb"), std::string::npos) << either;
+  devices(96);
+  auto r = run("-q check numbers");
+  EXPECT_NE(r.exit_code, 0);
+  const auto col = [&](std::size_t at) { return "book-en/chapter01.md:3:" + std::to_string(at + 1); };
+  const auto errors = error_places(r.err);
+  EXPECT_TRUE(errors.count(col(line.find("80 GB")))) << r.err;
+  EXPECT_FALSE(errors.count(col(line.find("80 GB too")))) << r.err;
+}
+
+// A number the sentence derives from fields it states: the share, ratio, difference or sum of two of
+// them, checked only when exactly one derivation gives the digits shown.
+TEST(DerivedNumbers, OnlyAUniqueDerivationChecks) {
+  const book::NumberLocale locale;
+  auto typed = [&](const std::string& t) { return *check::read_literal(t, {"x.md", 1, 1}, locale); };
+  auto seconds = [](const char* pointer, double v) {
+    return check::ResultField{pointer, v, check::Dim::Seconds, false, false, v, ""};
+  };
+  check::ResultFile file{"calculations/results/run.json",
+                         "results/run.json",
+                         {seconds("/first", 36.375),
+                          seconds("/total", 76.510),
+                          seconds("/after", 58.323),
+                          {"/bytes", 40.135, check::Dim::Bytes, false, false, 40.135, ""}}};
+  std::vector<check::FieldRef> f;
+  for (const auto& x : file.fields) f.push_back({&file, &x});
+  auto op_of = [&](const std::string& t) {
+    const auto d = check::unique_derivation(typed(t), f);
+    return d ? std::string(check::derive_name(d->op)) + " " + d->a.second->pointer + " " +
+                   d->b.second->pointer
+             : std::string("none");
+  };
+  EXPECT_EQ(op_of("47.5%"), "ratio /first /total");
+  EXPECT_EQ(op_of("23.8%"), "complement /after /total");
+  EXPECT_EQ(op_of("40.1 s"), "difference /total /first");
+  EXPECT_EQ(op_of("112.9 s"), "sum /first /total");
+  EXPECT_EQ(op_of("47.6%"), "none");  // a changed digit derives nothing
+  EXPECT_EQ(op_of("40.2 s"), "none");
+  EXPECT_EQ(op_of("2 s"), "none");  // one significant digit: too loose to mean a derivation
+  // Bytes never combine with seconds: 76.510 s + 40.135 bytes is no sum.
+  EXPECT_EQ(op_of("116.6 s"), "none");
+  // Two derivations give 1.0 s: 3 - 2 and 2 - 1. Neither is taken.
+  check::ResultFile even{"calculations/results/e.json",
+                         "results/e.json",
+                         {seconds("/a", 1), seconds("/b", 2), seconds("/c", 3)}};
+  std::vector<check::FieldRef> g;
+  for (const auto& x : even.fields) g.push_back({&even, &x});
+  EXPECT_FALSE(check::unique_derivation(typed("1.0 s"), g));
+  EXPECT_TRUE(check::unique_derivation(typed("4.0 s"), g));  // only 1 + 3
 }
 
 }  // namespace
