@@ -92,4 +92,17 @@ Json read_json_file(const std::filesystem::path& path) {
   }
 }
 
+std::string pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
 }  // namespace bb::calc

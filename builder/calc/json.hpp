@@ -24,4 +24,8 @@ inline constexpr std::size_t kMaxDataFileBytes = std::size_t{256} << 20;
 
 Json read_json_file(const std::filesystem::path& path);
 
+// One key as a token of a JSON Pointer (RFC 6901): `~` is written `~0` and `/` `~1`. The one escape
+// every pointer the tool prints or compares is made with (recomputed fields, cited fields, the lock).
+std::string pointer_token(const std::string& key);
+
 }  // namespace bb::calc

@@ -13,20 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// RFC 6901: "~" is written "~0" and "/" "~1".
-std::string escape_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
-
 std::string shown(const Json& v) {
   if (v.is_array()) return "[" + std::to_string(v.size()) + " items]";
   if (v.is_object()) return "{" + std::to_string(v.size()) + " keys}";
@@ -37,14 +23,14 @@ void compare(const Json& a, const Json& b, const std::string& at, std::vector<Fi
   if (is_prose_field(at)) return;
   if (a.is_object() && b.is_object()) {
     for (const auto& [key, value] : a.items()) {
-      const std::string p = at + "/" + escape_token(key);
+      const std::string p = at + "/" + pointer_token(key);
       if (auto it = b.find(key); it != b.end())
         compare(value, *it, p, out);
       else if (!is_prose_field(p))
         out.push_back({p, shown(value), "(absent)"});
     }
     for (const auto& [key, value] : b.items()) {
-      const std::string p = at + "/" + escape_token(key);
+      const std::string p = at + "/" + pointer_token(key);
       if (!a.contains(key) && !is_prose_field(p)) out.push_back({p, "(absent)", shown(value)});
     }
     return;
@@ -86,7 +72,7 @@ void carry_prose(const Json& stored, Json& fresh, const std::string& at) {
   if (stored.is_object() && fresh.is_object()) {
     for (auto& [key, value] : fresh.items())
       if (auto it = stored.find(key); it != stored.end()) {
-        const std::string p = at + "/" + escape_token(key);
+        const std::string p = at + "/" + pointer_token(key);
         if (is_prose_field(p))
           value = *it;
         else

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "calc/json.hpp"
+
 namespace bb::check {
 namespace fs = std::filesystem;
 
@@ -26,20 +28,6 @@ std::string lower(std::string s) {
 
 bool ends_with_word(std::string_view key, std::string_view w) {
   return key == w || (key.size() > w.size() && key.ends_with(w) && key[key.size() - w.size() - 1] == '_');
-}
-
-// RFC 6901: `~` → `~0`, `/` → `~1`.
-std::string escape_pointer(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
 }
 
 // A number written as a string (`"165.2"`, an exact fraction `"1152928368/62975"`), else nothing.
@@ -107,7 +95,7 @@ void flatten(const Json& v, const std::string& pointer, const std::string& key, 
   } else if (v.is_object()) {
     const std::string inner = pointer.empty() ? row : row_of(v, row);
     for (const auto& [k, child] : v.items())
-      if (k != "schema_version") flatten(child, pointer + "/" + escape_pointer(k), k, unit, inner, out);
+      if (k != "schema_version") flatten(child, pointer + "/" + calc::pointer_token(k), k, unit, inner, out);
   } else if (v.is_array()) {
     size_t i = 0;
     // A list's items are named by the list's key.
