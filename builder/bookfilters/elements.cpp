@@ -173,7 +173,7 @@ void push_fields(lua_State* L, const Node& n, Pushing& pushing) {
     lua_pushinteger(L, n.start());
     lua_setfield(L, -2, "start");
   }
-  if (k == Kind::BulletList || k == Kind::OrderedList) {
+  if (k == Kind::BulletList || k == Kind::OrderedList || k == Kind::DefinitionList) {
     lua_pushboolean(L, n.tight());
     lua_setfield(L, -2, "tight");
   }
@@ -398,7 +398,7 @@ void read_element(Reader& r, int index, Sort want, std::vector<Node>& out, int d
   if (*kind == Kind::Link || *kind == Kind::Image) read_string(r, index, "title", n.rare().title);
   if (*kind == Kind::Heading) n.rare().level = std::clamp(read_integer(r, index, "level", 1), 1, 6);
   if (*kind == Kind::OrderedList) n.rare().start = read_integer(r, index, "start", 1);
-  if (*kind == Kind::BulletList || *kind == Kind::OrderedList) {
+  if (*kind == Kind::BulletList || *kind == Kind::OrderedList || *kind == Kind::DefinitionList) {
     lua_getfield(L, index, "tight");
     if (!lua_isnil(L, -1)) n.rare().tight = lua_toboolean(L, -1);
     lua_pop(L, 1);
