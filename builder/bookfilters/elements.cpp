@@ -30,6 +30,9 @@ constexpr Name kNames[] = {
     {Kind::BulletList, "BulletList"},
     {Kind::OrderedList, "OrderedList"},
     {Kind::ListItem, "ListItem"},
+    {Kind::DefinitionList, "DefinitionList"},
+    {Kind::DefinitionTerm, "DefinitionTerm"},
+    {Kind::DefinitionDetails, "DefinitionDetails"},
     {Kind::CodeBlock, "CodeBlock"},
     {Kind::HtmlBlock, "RawBlock"},
     {Kind::ThematicBreak, "HorizontalRule"},
@@ -43,6 +46,8 @@ constexpr Name kNames[] = {
     {Kind::Emph, "Emph"},
     {Kind::Strong, "Strong"},
     {Kind::Strike, "Strikeout"},
+    {Kind::Subscript, "Subscript"},
+    {Kind::Superscript, "Superscript"},
     {Kind::Code, "Code"},
     {Kind::InlineMath, "Math"},
     {Kind::Link, "Link"},
@@ -58,13 +63,15 @@ constexpr Name kNames[] = {
 };
 
 // Where a nested list of elements sits, and so which elements it may hold.
-enum class Sort { Block, Inline, ListItem, TableRow, TableCell, Image };
+enum class Sort { Block, Inline, ListItem, TableRow, TableCell, Image, Definition };
 
 Sort sort_of(Kind k) {
   switch (k) {
     case Kind::ListItem: return Sort::ListItem;
     case Kind::TableRow: return Sort::TableRow;
     case Kind::TableCell: return Sort::TableCell;
+    case Kind::DefinitionTerm:
+    case Kind::DefinitionDetails: return Sort::Definition;
     default: return Node(k).is_block() ? Sort::Block : Sort::Inline;
   }
 }
@@ -75,7 +82,9 @@ Sort content_sort(Kind k) {
     case Kind::BlockQuote:
     case Kind::Callout:
     case Kind::ListItem:
+    case Kind::DefinitionDetails:
     case Kind::FootnoteDef: return Sort::Block;
+    case Kind::DefinitionList: return Sort::Definition;
     case Kind::BulletList:
     case Kind::OrderedList: return Sort::ListItem;
     case Kind::Table: return Sort::TableRow;
@@ -93,6 +102,7 @@ const char* sort_name(Sort s) {
     case Sort::TableRow: return "a TableRow";
     case Sort::TableCell: return "a TableCell";
     case Sort::Image: return "an Image";
+    case Sort::Definition: return "a DefinitionTerm or DefinitionDetails";
   }
   return "";
 }
@@ -163,7 +173,7 @@ void push_fields(lua_State* L, const Node& n, Pushing& pushing) {
     lua_pushinteger(L, n.start());
     lua_setfield(L, -2, "start");
   }
-  if (k == Kind::BulletList || k == Kind::OrderedList) {
+  if (k == Kind::BulletList || k == Kind::OrderedList || k == Kind::DefinitionList) {
     lua_pushboolean(L, n.tight());
     lua_setfield(L, -2, "tight");
   }
@@ -388,7 +398,7 @@ void read_element(Reader& r, int index, Sort want, std::vector<Node>& out, int d
   if (*kind == Kind::Link || *kind == Kind::Image) read_string(r, index, "title", n.rare().title);
   if (*kind == Kind::Heading) n.rare().level = std::clamp(read_integer(r, index, "level", 1), 1, 6);
   if (*kind == Kind::OrderedList) n.rare().start = read_integer(r, index, "start", 1);
-  if (*kind == Kind::BulletList || *kind == Kind::OrderedList) {
+  if (*kind == Kind::BulletList || *kind == Kind::OrderedList || *kind == Kind::DefinitionList) {
     lua_getfield(L, index, "tight");
     if (!lua_isnil(L, -1)) n.rare().tight = lua_toboolean(L, -1);
     lua_pop(L, 1);

@@ -42,6 +42,8 @@ function pandoc.LineBreak() return { tag = "LineBreak", _place = made() } end
 function pandoc.Emph(content) return attr(nil, { tag = "Emph", content = inlines(content) }) end
 function pandoc.Strong(content) return attr(nil, { tag = "Strong", content = inlines(content) }) end
 function pandoc.Strikeout(content) return attr(nil, { tag = "Strikeout", content = inlines(content) }) end
+function pandoc.Subscript(content) return attr(nil, { tag = "Subscript", content = inlines(content) }) end
+function pandoc.Superscript(content) return attr(nil, { tag = "Superscript", content = inlines(content) }) end
 function pandoc.Code(text, a) return attr(a, { tag = "Code", text = text }) end
 function pandoc.Math(mathtype, text) return attr(nil, { tag = "Math", mathtype = mathtype, text = text }) end
 function pandoc.RawInline(format, text) return attr(nil, { tag = "RawInline", format = format, text = text }) end

@@ -1,6 +1,8 @@
 // Cross-edition structure parity (see parity.hpp).
 #include "check/parity.hpp"
 
+#include "filters/translation_parity.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -63,47 +65,45 @@ int check_parity(const book::Book& book, const filters::Resolution& r, const Num
       if (!src) continue;
       const std::string& sid = source->edition.id;
       const std::string& tid = eb.edition.id;
-      // Labels: each one on both sides, with the same number.
-      auto want = r.targets.labels_of(sid, ch.key);
-      auto have = r.targets.labels_of(tid, ch.key);
-      std::set<std::string> want_set(want.begin(), want.end()), have_set(have.begin(), have.end());
-      for (const auto& label : want) {
+      // A difference is told once, in the file changed last (filters/translation_parity.hpp).
+      const bool source_side = filters::source_changed_last(src->path, ch.path);
+      // Labels on one side only are the resolution's to report (filters/translation_parity.hpp); a
+      // label on both sides has the same number on both.
+      for (const auto& label : r.targets.labels_of(sid, ch.key)) {
         const filters::Target* s = r.targets.by_label(sid, label);
-        if (!have_set.count(label)) {
-          error({ch.path, 1, 1}, "label `" + label + "` of the " + sid + " edition (" + where(s->loc, book) +
-                                     ") is missing from this translation");
-          continue;
-        }
         const filters::Target* t = r.targets.by_label(tid, label);
-        if (s->number != t->number)
-          error(t->loc, "label `" + label + "` is numbered " + t->number + " here but " + s->number +
-                            " in the " + sid + " edition (" + where(s->loc, book) + ")");
+        if (!s || !t || s->number == t->number) continue;
+        const filters::Target* here = source_side ? s : t;
+        const filters::Target* there = source_side ? t : s;
+        error(here->loc, "label `" + label + "` is numbered " + here->number + " here but " + there->number +
+                             " in the " + (source_side ? tid : sid) + " edition (" + where(there->loc, book) +
+                             ")");
       }
-      for (const auto& label : have)
-        if (!want_set.count(label)) {
-          const filters::Target* t = r.targets.by_label(tid, label);
-          error(t->loc, "label `" + label + "` is not in the " + sid + " edition of this chapter (" +
-                            where({src->path, 1, 1}, book) + ")");
-        }
       // Numbered elements: the same kinds and numbers in the same order.
       const auto& a = of(sid, ch.key);
       const auto& b = of(tid, ch.key);
       std::size_t n = std::min(a.size(), b.size());
       for (std::size_t i = 0; i < n; ++i)
         if (a[i].kind != b[i].kind || a[i].number != b[i].number) {
-          error(b[i].loc, "numbered element #" + std::to_string(i + 1) + " of this chapter is " + b[i].kind +
-                              " " + b[i].number + ", but in the " + sid + " edition it is " + a[i].kind +
-                              " " + a[i].number + " (" + where(a[i].loc, book) + ")");
+          const Numbered& here = source_side ? a[i] : b[i];
+          const Numbered& there = source_side ? b[i] : a[i];
+          error(here.loc, "numbered element #" + std::to_string(i + 1) + " of this chapter is " + here.kind +
+                              " " + here.number + ", but in the " + (source_side ? tid : sid) +
+                              " edition it is " + there.kind + " " + there.number + " (" +
+                              where(there.loc, book) + ")");
           n = 0;  // one report per chapter: everything after the first difference is shifted
           break;
         }
       if (n > 0 && a.size() != b.size()) {
         const auto& extra = a.size() > b.size() ? a[n] : b[n];
-        error(a.size() > b.size() ? SourceLoc{ch.path, 1, 1} : extra.loc,
-              "this chapter has " + std::to_string(b.size()) +
-                  " numbered figures, tables, equations and examples, the " + sid + " edition has " +
-                  std::to_string(a.size()) + " (first unmatched: " + extra.kind + " " + extra.number +
-                  " at " + where(extra.loc, book) + ")");
+        const bool extra_in_source = a.size() > b.size();
+        const std::size_t here_count = source_side ? a.size() : b.size();
+        const std::size_t there_count = source_side ? b.size() : a.size();
+        error(extra_in_source == source_side ? extra.loc : SourceLoc{source_side ? src->path : ch.path, 1, 1},
+              "this chapter has " + std::to_string(here_count) +
+                  " numbered figures, tables, equations and examples, the " + (source_side ? tid : sid) +
+                  " edition has " + std::to_string(there_count) + " (first unmatched: " + extra.kind + " " +
+                  extra.number + " at " + where(extra.loc, book) + ")");
       }
     }
   }

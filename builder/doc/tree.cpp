@@ -39,6 +39,9 @@ const char* kind_name(Kind k) {
     case Kind::BulletList: return "BulletList";
     case Kind::OrderedList: return "OrderedList";
     case Kind::ListItem: return "ListItem";
+    case Kind::DefinitionList: return "DefinitionList";
+    case Kind::DefinitionTerm: return "DefinitionTerm";
+    case Kind::DefinitionDetails: return "DefinitionDetails";
     case Kind::CodeBlock: return "CodeBlock";
     case Kind::HtmlBlock: return "HtmlBlock";
     case Kind::ThematicBreak: return "ThematicBreak";
@@ -52,6 +55,8 @@ const char* kind_name(Kind k) {
     case Kind::Emph: return "Emph";
     case Kind::Strong: return "Strong";
     case Kind::Strike: return "Strike";
+    case Kind::Subscript: return "Subscript";
+    case Kind::Superscript: return "Superscript";
     case Kind::Code: return "Code";
     case Kind::InlineMath: return "InlineMath";
     case Kind::Link: return "Link";

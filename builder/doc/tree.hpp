@@ -21,12 +21,17 @@ enum class Kind : std::uint8_t {
   Heading,      // level, id, classes; children inline
   Paragraph,    // children inline
   BlockQuote,   // children blocks
-  Callout,      // blockquote with a bold lead: attr "kind" = example|experiment|think|note; children blocks
+  Callout,      // a quote with a bold lead, a GitHub alert or a fenced div: attr "kind" (docs/manuscripts.md)
   BulletList,   // children ListItem; tight
   OrderedList,  // start, tight; children ListItem
   ListItem,     // children blocks
-  CodeBlock,    // text = code, info = language
-  HtmlBlock,    // text = raw HTML (only safe anchors are kept by writers)
+  // A definition list (Pandoc's: a term line, then `:   definition`): children alternate one
+  // DefinitionTerm (children inline) and one or more DefinitionDetails (children blocks); tight.
+  DefinitionList,
+  DefinitionTerm,
+  DefinitionDetails,
+  CodeBlock,  // text = code, info = language
+  HtmlBlock,  // text = raw HTML (only safe anchors are kept by writers)
   ThematicBreak,
   Table,        // children: TableRow (first row is the header); aligns; caption inline children in `caption`
   TableRow,     // children TableCell
@@ -39,6 +44,8 @@ enum class Kind : std::uint8_t {
   Emph,
   Strong,
   Strike,
+  Subscript,    // Pandoc's `H~2~O`; children inline
+  Superscript,  // Pandoc's `x^2^`; children inline
   Code,         // text
   InlineMath,   // text = TeX source without the $ delimiters
   Link,         // url, title; children inline

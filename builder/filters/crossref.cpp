@@ -50,7 +50,8 @@ class Resolver {
             inlines(b.children, true);
           break;
         case Kind::TableRow: blocks(b.children); break;
-        case Kind::TableCell: inlines(b.children, true); break;
+        case Kind::TableCell:
+        case Kind::DefinitionTerm: inlines(b.children, true); break;
         default:
           if (b.is_block()) blocks(b.children);
       }

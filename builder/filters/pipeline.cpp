@@ -8,12 +8,14 @@
 
 #include "diag/parallel.hpp"
 #include "filters/book_filters.hpp"
+#include "filters/callout_titles.hpp"
 #include "filters/charts.hpp"
 #include "filters/crossref.hpp"
 #include "filters/links.hpp"
 #include "filters/math_check.hpp"
 #include "filters/mkdocs_ids.hpp"
 #include "filters/numbering.hpp"
+#include "filters/translation_parity.hpp"
 
 namespace bb::filters {
 
@@ -44,6 +46,7 @@ void book_filters(book::Chapter& ch, const book::EditionBook& eb, const book::Co
 void resolve_builtins(book::Chapter& ch, const book::EditionBook& eb, const CrossRefContext& xref,
                       const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
                       Diagnostics& diags) {
+  title_callouts(ch, eb.edition);
   {
     Diagnostics::Scope scope(diags, "refs");
     resolve_crossrefs(ch, xref, diags);
@@ -72,31 +75,6 @@ void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const Cross
                      Diagnostics& diags, const Resolution& r) {
   resolve_builtins(ch, eb, xref, links, options, bindings, diags);
   book_filters(ch, eb, links.config, r, options, book::FilterEntry::Stage::Resolved, diags);
-}
-
-// Translations should carry the same labels as the source edition, chapter by chapter, so that
-// every reference has a counterpart in every language. `only` limits the check to one chapter of a
-// translation.
-void check_translation_labels(const book::Book& book, const TargetTable& targets, Diagnostics& diags,
-                              const book::Chapter* only = nullptr) {
-  const book::EditionBook* source = book.edition(book.config.source_edition);
-  if (!source) return;
-  Diagnostics::Scope scope(diags, "refs");
-  for (const auto& eb : book.editions) {
-    if (&eb == source) continue;
-    for (const auto& ch : eb.chapters) {
-      if ((only && &ch != only) || !source->chapter(ch.key)) continue;
-      auto want = targets.labels_of(source->edition.id, ch.key);
-      auto have = targets.labels_of(eb.edition.id, ch.key);
-      std::sort(want.begin(), want.end());
-      std::sort(have.begin(), have.end());
-      std::vector<std::string> missing;
-      std::set_difference(want.begin(), want.end(), have.begin(), have.end(), std::back_inserter(missing));
-      for (const auto& label : missing)
-        diags.warning({ch.path, 1, 1}, "label `" + label + "` of the " + source->edition.id +
-                                           " edition has no counterpart in this translation");
-    }
-  }
 }
 
 // The edition's Markdown home page, after its chapters: not numbered (its headings keep the ids
@@ -143,6 +121,8 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
     r.programs = bookfilters::load_programs(book.config, diags);
     r.programs_read = true;
   }
+  for (const auto& ch : eb.chapters)
+    if (ch.root.loc.line == 0) r.unread_chapters.insert(eb.edition.id + "/" + ch.key);  // frontend.cpp's mark
   parallel_for(eb.chapters.size(), [&](std::size_t c) {
     book_filters(eb.chapters[c], eb, book.config, r, options, book::FilterEntry::Stage::Parsed, diags);
   });
@@ -188,7 +168,9 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
 }
 
 void finish_resolution(const book::Book& book, Resolution& r, Diagnostics& diags) {
-  check_translation_labels(book, r.targets, diags);
+  const ParityCount differences = check_translation_parity(book, r, diags);
+  r.label_differences = differences.labels;
+  r.calc_key_differences = differences.calc_keys;
 }
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options) {
@@ -249,7 +231,7 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
     auto at = r.bindings.erase(lo, hi);
     r.bindings.insert(at, std::make_move_iterator(bindings.begin()), std::make_move_iterator(bindings.end()));
   }
-  check_translation_labels(book, r.targets, diags, &ch);
+  check_translation_parity(book, r, diags, ch.key);
   return true;
 }
 

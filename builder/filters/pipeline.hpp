@@ -2,6 +2,8 @@
 // every edition, then cross-references, links, computed numbers and formula checks per chapter.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "book/book.hpp"
@@ -32,6 +34,12 @@ struct Resolution {
   std::map<std::string, ChapterFiles> files;   // by edition id: its chapters by manuscript path
   std::vector<bookfilters::Program> programs;  // the book's Lua filters, read once (docs/filters.md)
   bool programs_read = false;
+  // Differences between translations and their source chapters, each an error already reported
+  // (translation_parity.hpp): labels on one side only, calc keys bound on one side only.
+  int label_differences = 0;
+  int calc_key_differences = 0;
+  // The chapters refused unread ("edition/key"; an error of their own), which have nothing to compare.
+  std::set<std::string> unread_chapters;
 };
 
 Resolution resolve(book::Book& book, Diagnostics& diags, const ResolveOptions& options = {});

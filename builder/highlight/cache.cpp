@@ -110,6 +110,11 @@ std::uint32_t checksum(std::string_view bytes) {
 
 }  // namespace
 
+std::string data_folder() {
+  std::string unused;
+  return data_dir(unused);
+}
+
 std::optional<std::string> stamp() {
   std::string out = "bookbuild highlight cache " + std::to_string(kFormat) + '\n';
   if (!add_file(out, modules::module_path(modules::Module::Highlight))) return std::nullopt;

@@ -26,6 +26,9 @@ using Result = std::optional<std::vector<Token>>;
 // language definition changes it. nullopt when any of them cannot be examined: no cache is then used.
 std::optional<std::string> stamp();
 
+// The folder Source-highlight reads its language definitions and lang.map from.
+std::string data_folder();
+
 // Blocks older than this many writes of the file, not looked up since, are dropped: the file holds what
 // recent runs used (an edition built alone does not evict the other's blocks), not every block ever seen.
 inline constexpr std::uint32_t kKeepWrites = 8;

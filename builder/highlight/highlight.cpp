@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "highlight/cache.hpp"
@@ -40,11 +41,35 @@ std::string first_word(std::string_view info) {
     if (c == ' ' || c == '\t' || c == '{' || c == ',') break;
     lang += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   }
-  if (lang == "c++") return "cpp";
+  // Names authors use that lang.map lacks: C-family dialects read as C++, plain text as no highlighting.
+  for (const char* cpp :
+       {"c++", "cxx", "hxx", "cuda", "cu", "cuh", "hip", "metal", "opencl", "objc", "objcpp"})
+    if (lang == cpp) return "cpp";
   if (lang == "shell" || lang == "bash" || lang == "console") return "sh";
   if (lang == "js") return "javascript";
   if (lang == "py") return "python";
+  if (lang == "rust") return "rs";
+  if (lang == "text" || lang == "plain" || lang == "plaintext" || lang == "output" || lang == "none")
+    return "txt";
   return lang;
+}
+
+// The names lang.map gives (`name = file.lang`), read once; empty when it cannot be read.
+const std::set<std::string>& mapped_names() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> out;
+    std::ifstream in(cache::data_folder() + "/lang.map");
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto eq = line.find('=');
+      if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
+      const auto end = line.find_last_not_of(" \t", eq == 0 ? 0 : eq - 1);
+      const auto begin = line.find_first_not_of(" \t");
+      if (end != std::string::npos && begin <= end) out.insert(line.substr(begin, end - begin + 1));
+    }
+    return out;
+  }();
+  return names;
 }
 
 void append(void* context, const char* kind, const char* text, std::size_t size) {
@@ -122,6 +147,12 @@ std::optional<std::vector<Token>> tokens(std::string_view language, std::string_
   auto result = from_module(lang, code, known);
   if (store && known) store->put(lang, code, result);
   return result;
+}
+
+bool known_language(std::string_view language) {
+  const std::string lang = first_word(language);
+  const auto& names = mapped_names();
+  return lang.empty() || names.empty() || names.count(lang) > 0;
 }
 
 void use_cache(const std::filesystem::path& file) {

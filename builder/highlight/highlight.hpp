@@ -27,6 +27,10 @@ struct Token {
 // Source-highlight installation is answered from there, and the module is not loaded for it.
 std::optional<std::vector<Token>> tokens(std::string_view language, std::string_view code);
 
+// Whether tokens() knows `language` (a fence's info string, its first word; aliases such as `cuda` and
+// `text` included): false only when Source-highlight's lang.map was read and has no such name.
+bool known_language(std::string_view language);
+
 // Makes tokens() answer from, and remember in, the cache file `file` (<out>/.cache/highlight.bin), read
 // on the first code block; an empty path stops using one. A missing, damaged or outdated file is the same
 // as an empty cache (see docs/pipeline.md). Not to be called while blocks are being highlighted.

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "highlight/highlight.hpp"
 #include "markdown/converter.hpp"
 #include "markdown/math_syntax.hpp"
 
@@ -125,6 +126,11 @@ Node Converter::code_block(cmark_node* n) {
   } else {
     c.rare().info = std::string(lang.substr(0, lang.find_first_of(" \t")));
   }
+  if (!highlight::known_language(c.info()))
+    diags_.warning(loc(n),
+                   "code in `" + c.info() +
+                       "` is not highlighted: Source-highlight knows no such language (its lang.map); "
+                       "name a language it knows (`cpp`, `python`, `sh`, …) or `text`");
   return c;
 }
 
@@ -200,6 +206,8 @@ Node Converter::table(cmark_node* n) {
 }
 
 void Converter::group(std::vector<Node>& v) {
+  fenced_divs(v);
+  definition_lists(v);
   split_display_math(v);
   // Where this run of blocks puts table captions, once one is seen: above (true) or below (false).
   std::optional<bool> tables_above;

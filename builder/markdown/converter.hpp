@@ -54,6 +54,10 @@ class Converter {
   static std::size_t parse_anchor(std::string_view s, std::string& id);
   doc::Node table(cmark_node* n);
   void group(std::vector<doc::Node>& v);
+  // fenced_divs.cpp
+  void fenced_divs(std::vector<doc::Node>& v);
+  // definitions.cpp
+  void definition_lists(std::vector<doc::Node>& v);
   void split_display_math(std::vector<doc::Node>& v);
 
   // captions.cpp
@@ -68,6 +72,8 @@ class Converter {
 
   // callouts.cpp
   void make_callout(doc::Node& q);
+  bool make_alert(doc::Node& q);
+  void make_div_callout(doc::Node& div, const Attributes& attrs, const std::string& written);
   void mark_lead_paragraph(doc::Node& p);
 
   // inlines.cpp

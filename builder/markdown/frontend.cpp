@@ -22,6 +22,7 @@
 #include "markdown/footnotes.hpp"
 #include "markdown/math_syntax.hpp"
 #include "markdown/nesting.hpp"
+#include "markdown/pandoc_inlines.hpp"
 #include "markdown/parse_memory.hpp"
 #include "markdown/size_limits.hpp"
 #include "markdown/source_text.hpp"
@@ -75,7 +76,9 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
   bound_nesting(doc, diags);
   name_footnotes(doc, fenced.text);
   check_footnote_definitions(doc, source, path, diags);
-  warn_unsupported_syntax(doc, source, diags);
+  inline_notes(doc, diags);
+  pandoc_scripts(doc, fenced.text, diags);
+  warn_unsupported_syntax(doc, diags);
   return doc;
 }
 

@@ -1,7 +1,8 @@
-// Syntax that other Markdown tools read and bookbuild does not (yet): Pandoc citations (`[@smith2020]`),
-// GitHub alerts (`> [!NOTE]`), fenced divs (`::: warning`), inline notes (`^[…]`), definition lists,
-// and `H~2~O`, which GitHub's rule makes a strikethrough. Each is a warning at its place: nothing an
-// author writes turns into literal text, or into another construct, in silence.
+// Syntax that other Markdown tools read and bookbuild does not (yet): Pandoc citations (`[@smith2020]`)
+// and a definition list whose term runs over several lines. Each is a warning at its place: nothing an
+// author writes turns into literal text, or into another construct, in silence. (Alerts, fenced divs,
+// inline notes, sub- and superscripts and definition lists are read: callouts.cpp, fenced_divs.cpp,
+// inline_notes.cpp, scripts.cpp, definitions.cpp.)
 #pragma once
 
 #include <string_view>
@@ -11,7 +12,7 @@
 
 namespace bb::markdown {
 
-// Warns about each such construct in `root`, parsed from `source` (the manuscript's text).
-void warn_unsupported_syntax(const doc::Node& root, std::string_view source, Diagnostics& diags);
+// Warns about each such construct in `root`.
+void warn_unsupported_syntax(const doc::Node& root, Diagnostics& diags);
 
 }  // namespace bb::markdown

@@ -74,6 +74,7 @@ void append_block_text(const doc::Node& n, std::string& out) {
   switch (n.kind) {
     case doc::Kind::Paragraph:
     case doc::Kind::Heading:
+    case doc::Kind::DefinitionTerm:
     case doc::Kind::TableCell: add(doc::plain_text(n.children)); return;
     case doc::Kind::CodeBlock:
     case doc::Kind::DisplayMath: add(n.text); return;

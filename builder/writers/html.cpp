@@ -147,6 +147,7 @@ class HtmlWriter {
         out_ += ol ? "</ol>\n" : "</ul>\n";
         break;
       }
+      case Kind::DefinitionList: definition_list(n); break;
       case Kind::CodeBlock:
         out_ += "<pre><code";
         if (!n.info().empty()) {
@@ -177,6 +178,23 @@ class HtmlWriter {
       case Kind::HtmlBlock: break;  // footnotes are listed at the end; raw HTML is not rendered
       default: inlines({n});
     }
+  }
+
+  // `<dl>`: a tight list's definitions hold their text, a loose list's their paragraphs.
+  void definition_list(const Node& n) {
+    out_ += "<dl>\n";
+    for (const auto& c : n.children) {
+      const bool term = c.kind == Kind::DefinitionTerm;
+      out_ += term ? "<dt>" : "<dd>";
+      for (const auto& b : c.children) {
+        if (term || (n.tight() && b.kind == Kind::Paragraph))
+          term ? inline_node(b) : inlines(b.children);
+        else
+          block(b);
+      }
+      out_ += term ? "</dt>\n" : "</dd>\n";
+    }
+    out_ += "</dl>\n";
   }
 
   void table(const Node& n) {
@@ -338,6 +356,14 @@ class HtmlWriter {
         inlines(n.children);
         out_ += "</del>";
         break;
+      case Kind::Subscript:
+      case Kind::Superscript: {
+        const char* tag = n.kind == Kind::Subscript ? "sub" : "sup";
+        out_ += std::string("<") + tag + ">";
+        inlines(n.children);
+        out_ += std::string("</") + tag + ">";
+        break;
+      }
       case Kind::Code:
         out_ += "<code>";
         text(n.text);

@@ -55,7 +55,8 @@ TEST_P(LatexFixture, MatchesGolden) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, LatexFixture,
-                         ::testing::Values("blocks", "figures", "tables", "notes", "math", "links"));
+                         ::testing::Values("blocks", "figures", "tables", "notes", "math", "links",
+                                           "pandoc"));
 
 std::string render(const std::string& md) {
   Diagnostics d;

@@ -31,7 +31,7 @@ TEST_P(FrontEndFixture, MatchesGolden) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, FrontEndFixture,
                          ::testing::Values("math", "figures", "callouts", "attributes", "footnotes", "errors",
-                                           "gfm"));
+                                           "gfm", "pandoc"));
 
 doc::Node parse(const std::string& src, Diagnostics& d) {
   return markdown::parse(src, "t.md", d);

@@ -19,7 +19,7 @@ TEST_P(HtmlFixture, MatchesGolden) {
   test::expect_golden(md.parent_path() / (GetParam() + ".html"), render_html(root));
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, HtmlFixture, ::testing::Values("blocks", "notes", "gfm"));
+INSTANTIATE_TEST_SUITE_P(Fixtures, HtmlFixture, ::testing::Values("blocks", "notes", "gfm", "pandoc"));
 
 TEST(HtmlWriter, FootnotesHaveBackLinksToEveryReference) {
   Diagnostics d;

@@ -41,6 +41,7 @@ void LatexWriter::block(const Node& n) {
     case Kind::Callout: callout(n); break;
     case Kind::BulletList:
     case Kind::OrderedList: list(n); break;
+    case Kind::DefinitionList: definition_list(n); break;
     case Kind::CodeBlock: code_block(n); break;
     case Kind::ThematicBreak: out_ += "\\bbrule\n\n"; break;
     case Kind::Table: table(n); break;
@@ -131,6 +132,34 @@ void LatexWriter::list(const Node& n) {
   }
   if (ol) --enum_depth_;
   out_ += ol ? "\\end{enumerate}\n\n" : "\\end{itemize}\n\n";
+}
+
+// A definition list as LaTeX's description: the term in the item's optional argument (braced, so a
+// `]` in it cannot end the argument; its footnotes come after the item), each definition after it.
+void LatexWriter::definition_list(const Node& n) {
+  out_ += "\\begin{description}";
+  if (n.tight()) out_ += "\\bbtight";
+  out_ += "\n";
+  for (const auto& c : n.children) {
+    mark(c.loc);
+    if (c.kind == Kind::DefinitionTerm) {
+      begin_deferral();
+      out_ += "\\item[{" + render_inlines(c.children, false) + "}] ";
+      end_deferral();
+      continue;
+    }
+    for (std::size_t i = 0; i < c.children.size(); ++i) {
+      if (c.children[i].kind == Kind::Paragraph) {
+        inlines(c.children[i].children);
+        out_ += "\n\n";
+      } else {
+        newline_if_needed();
+        block(c.children[i]);
+      }
+    }
+  }
+  newline_if_needed();
+  out_ += "\\end{description}\n\n";
 }
 
 void LatexWriter::code_block(const Node& n) {

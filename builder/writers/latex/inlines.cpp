@@ -82,6 +82,8 @@ void LatexWriter::inline_node(const Node& n) {
     case Kind::Emph: wrap("\\emph", n); break;
     case Kind::Strong: wrap("\\textbf", n); break;
     case Kind::Strike: wrap("\\bbstrike", n); break;
+    case Kind::Subscript: wrap("\\textsubscript", n); break;
+    case Kind::Superscript: wrap("\\textsuperscript", n); break;
     case Kind::Code:
       out_ += "\\bbinlinecode{";
       code_text(n.text);

@@ -56,6 +56,7 @@ class LatexWriter {
   void heading(const doc::Node& n);
   void callout(const doc::Node& n);
   void list(const doc::Node& n);
+  void definition_list(const doc::Node& n);
   void code_block(const doc::Node& n);
   // The printed label of a numbered figure or table: attr `label` from the numbering filter, or the
   // hand number in the edition's words.
