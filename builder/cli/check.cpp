@@ -17,6 +17,7 @@
 #include "check/numbers_check.hpp"
 #include "check/numbers_suggest.hpp"
 #include "check/pdf_check.hpp"
+#include "check/refusals.hpp"
 #include "check/site_check.hpp"
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
@@ -307,6 +308,15 @@ void define_check_command(CLI::App* sub, Context& ctx) {
           numbers_check->write_lock(opt->lock);
         }
         numbers_check->add_edition(eb, s.diags);
+      }
+      // What an output would refuse is refused here too, in the outputs' own words (check/refusals.hpp).
+      if (opt->what == "all" || opt->wants("links")) {
+        Diagnostics::Scope scope(s.diags, "links");
+        check::check_figures(*s.book, eb, output::cache_dir(ctx.global.out_dir) / "figures", s.diags);
+      }
+      if (opt->what == "all" || opt->wants("pdf")) {
+        Diagnostics::Scope scope(s.diags, "pdf");
+        check::check_print_fonts(eb, s.diags);
       }
       if (opt->dump)
         for (const auto& c : eb.chapters)

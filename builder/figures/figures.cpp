@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -89,10 +88,6 @@ std::string media_type_of(const fs::path& file) {
   return it == types.end() ? std::string() : it->second;
 }
 
-bool is_lfs_pointer(std::string_view head) {
-  return head.starts_with("version https://git-lfs.github.com/spec/v1");
-}
-
 std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, const FileId& id,
                                                       std::string& error,
                                                       std::vector<SvgFinding>& findings) const {
@@ -108,21 +103,10 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, co
   // What an earlier run learnt about this very file (the identity was taken before reading it).
   Memo& memo = Memo::of(dir_);
   if (!memo.find(src, Memo::kValid, id)) {
-    // Only the first bytes are needed to spot an LFS pointer.
-    std::string head;
-    {
-      std::ifstream in(src, std::ios::binary);
-      head.resize(64);
-      in.read(head.data(), static_cast<std::streamsize>(head.size()));
-      head.resize(static_cast<std::size_t>(in.gcount()));
-    }
-    if (is_lfs_pointer(head)) {
-      error =
-          "image `" + src.filename().string() + "` is a Git LFS pointer, not the image: run `git lfs pull`";
-      return std::nullopt;
-    }
-    if (std::string problem = image_problem(src); !problem.empty()) {
-      error = "image `" + src.filename().string() + "` " + problem;
+    // The same refusal LaTeX and `check` make (validate.hpp): a Git LFS pointer, an empty, truncated
+    // or mislabelled file.
+    if (std::string refusal = image_refusal(src, root_); !refusal.empty()) {
+      error = std::move(refusal);
       return std::nullopt;
     }
     memo.put(src, Memo::kValid, id, "");
