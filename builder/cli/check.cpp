@@ -228,12 +228,11 @@ int check_epubs(const Context& ctx, std::vector<std::string> files, bool use_epu
     check::check_epub(f, diags);
     if (epubcheck) check::run_epubcheck(*epubcheck, f, diags);
   }
-  diags.print(std::cerr);
-  diags.print_summary(std::cerr);
-  if (!diags.has_errors() && !ctx.global.quiet)
+  const int code = report_diagnostics(diags, ctx, {});
+  if (code == 0 && !ctx.global.quiet)
     std::cerr << "check epub: " << files.size() << " EPUB(s), no problems found"
               << (epubcheck ? " (with epubcheck)" : " (epubcheck not run)") << '\n';
-  return diags.has_errors() ? 1 : 0;
+  return code;
 }
 
 }  // namespace

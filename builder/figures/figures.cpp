@@ -71,10 +71,14 @@ std::string render_pdf(const std::string& pdf, const fs::path& png, int width) {
 void report(const Request& request, const std::vector<SvgFinding>& findings, Diagnostics& diags) {
   for (const auto& f : findings) {
     if (f.error)
-      diags.error(request.loc, svg_finding_text(request.source, f));
+      diags.error(request.loc, svg_finding_text(request.source, f), "svg");
     else
-      diags.warning(request.loc, svg_finding_text(request.source, f));
+      diags.warning(request.loc, svg_finding_text(request.source, f), "svg");
   }
+}
+
+void report(const Request& request, const std::string& error, Diagnostics& diags) {
+  if (!error.empty()) diags.error(request.loc, error, image_refusal_kind(error));
 }
 
 }  // namespace
@@ -148,12 +152,12 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
   if (request.generated) {
     std::string error;
     auto stored = store_generated(dir_, request, error);
-    if (!error.empty()) diags.error(request.loc, error);
+    report(request, error, diags);
     return stored;
   }
   const std::optional<FileId> id = identify(src);
   if (!id) {
-    diags.error(request.loc, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")");
+    report(request, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")", diags);
     return std::nullopt;
   }
   // What an image gave is remembered for the process while the file keeps its identity: the dev
@@ -179,7 +183,7 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
       lock.unlock();
       std::error_code gone;
       if (!hit.result || hit.result->file == src || fs::is_regular_file(hit.result->file, gone)) {
-        if (!hit.error.empty()) diags.error(request.loc, hit.error);
+        report(request, hit.error, diags);
         report(request, hit.findings, diags);
         return hit.result;
       }
@@ -188,7 +192,7 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
   std::string error;
   std::vector<SvgFinding> findings;
   auto result = prepare_uncached(request, *id, error, findings);
-  if (!error.empty()) diags.error(request.loc, error);
+  report(request, error, diags);
   report(request, findings, diags);
   std::lock_guard lock(mutex);
   memo[std::move(key)] = Seen{*id, result, error, std::move(findings)};

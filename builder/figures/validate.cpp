@@ -89,6 +89,10 @@ std::string image_refusal(const std::filesystem::path& file, const std::filesyst
   return out;
 }
 
+const char* image_refusal_kind(std::string_view refusal) {
+  return refusal.find(kLfsProblem) != std::string_view::npos ? "lfs-pointer" : "image";
+}
+
 std::string image_problem(std::string_view ext, std::string_view head, std::string_view tail,
                           std::uintmax_t size) {
   if (size == 0) return "is empty (0 bytes)";

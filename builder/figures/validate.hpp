@@ -22,6 +22,10 @@ std::string image_problem(const std::filesystem::path& file);
 // (the book's folder): run `git lfs pull --include="m/img/a.png"`.
 std::string image_refusal(const std::filesystem::path& file, const std::filesystem::path& root);
 
+// The kind of a figure's refusal (Diagnostic::kind): "lfs-pointer" for a Git LFS pointer, whose cure
+// is a fetch, "image" for everything else wrong with an image file.
+const char* image_refusal_kind(std::string_view refusal);
+
 // True when the bytes are a Git LFS pointer file rather than the content it points to.
 bool is_lfs_pointer(std::string_view head);
 

@@ -93,7 +93,7 @@ class FigureSet {
     figures::Memo* memo = cache_.empty() ? nullptr : &figures::Memo::of(cache_);
     if (!memo || !memo->find(src, figures::Memo::kValid, *id)) {
       if (std::string refusal = figures::image_refusal(src, root); !refusal.empty()) {
-        diags_.error(image.loc, refusal);
+        diags_.error(image.loc, refusal, figures::image_refusal_kind(refusal));
         return result;
       }
       if (memo) memo->put(src, figures::Memo::kValid, *id, "");
