@@ -128,7 +128,7 @@ std::unique_ptr<CLI::App> build_app(Context& ctx, Defined defined) {
   app->add_option("--out", raw->out, "Output folder (default: <book>/build)")->type_name("DIR");
   app->add_flag(
       "-q,--quiet", ctx.global.quiet,
-      "Print only problems, one line each with its kind (`path:line:col: warning: … [link-target]`)");
+      "Print only problems, one line each with its kind (`path:line:col: warning: ... [link-target]`)");
   app->add_option("--max-warnings", ctx.global.max_warnings,
                   "Fail (exit 1) when a run reports more than N warnings (default: no limit)")
       ->check(CLI::NonNegativeNumber)
