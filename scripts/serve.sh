@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian 12 machine to reading the book: installs the packages bookbuild
-# needs, builds it, builds this repository's book and serves it on http://127.0.0.1:8000.
-# The build shows one progress line; the compiler's output goes to build-release/build.log, which is
-# printed when the build fails.
+# needs and those the book itself uses (the fonts its charts are drawn in), builds bookbuild, builds
+# this repository's book and serves it on http://127.0.0.1:8000, with no warning.
+# Each step shows one line: apt's output goes to build-release/install.log and the compiler's to
+# build-release/build.log, whose end is printed when the step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
 mkdir -p build-release
+scripts/install-deps.sh --log build-release/install.log
 log=build-release/build.log
 echo "building bookbuild (a few minutes the first time; the full log is $log)"
 BUILD_DIR=build-release scripts/build.sh -DBOOKBUILD_TESTS=OFF >"$log" 2>&1 &

@@ -93,7 +93,7 @@ double Canvas::width(std::string_view s, double px) {
   double w = text_width(s, px, problem);
   if (!problem.empty() && !warned_font_) {
     warned_font_ = true;
-    diags_.warning({spec.path, 1, 1}, "chart text is measured by estimate: " + problem);
+    diags_.warning({spec.path, 1, 1}, "chart text is measured by estimate: " + problem, "font");
   }
   return w;
 }

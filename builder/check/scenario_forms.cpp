@@ -19,7 +19,8 @@ bool check_scenario_form(const std::filesystem::path& calculations, ResultsRepor
                     "a Git LFS pointer (" + file.lfs_oid + ", " + file.lfs_size +
                         " bytes): its content was not fetched (`git lfs pull`), so no scenario is "
                         "recomputed; each cited result is recomputed from the scenario it records where the "
-                        "library has its calculation, else read as committed");
+                        "library has its calculation, else read as committed",
+                    "lfs-pointer");
       return true;
     case calc::ScenarioForm::Topics:
       for (const auto& p : file.problems) diags.warning({where, p.line, p.col}, p.message);

@@ -126,7 +126,13 @@ std::unique_ptr<CLI::App> build_app(Context& ctx, Defined defined) {
   app->add_option("--book", raw->book, "Book folder (default: the repository around the current directory)")
       ->type_name("DIR");
   app->add_option("--out", raw->out, "Output folder (default: <book>/build)")->type_name("DIR");
-  app->add_flag("-q,--quiet", ctx.global.quiet, "Print only problems");
+  app->add_flag(
+      "-q,--quiet", ctx.global.quiet,
+      "Print only problems, one line each with its kind (`path:line:col: warning: ... [link-target]`)");
+  app->add_option("--max-warnings", ctx.global.max_warnings,
+                  "Fail (exit 1) when a run reports more than N warnings (default: no limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("N");
   app->add_option("--progress", raw->progress,
                   "Show a status line for long work (XeLaTeX passes, figures, pages): auto (default: only "
                   "when stderr is a terminal and TERM is not dumb), always, never; -q means never")

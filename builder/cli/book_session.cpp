@@ -166,10 +166,22 @@ bool BookSession::load_each(const Context& ctx, const std::vector<std::string>& 
   return true;
 }
 
-int BookSession::report(const Context& ctx) const {
-  diags.print(std::cerr, ctx.global.book_dir);
+int report_diagnostics(const Diagnostics& diags, const Context& ctx, const fs::path& base) {
+  diags.print(std::cerr, base, ctx.global.quiet ? PrintStyle::OneLine : PrintStyle::Full);
   diags.print_summary(std::cerr);
-  return diags.has_errors() ? 1 : 0;
+  if (diags.has_errors()) return 1;
+  if (ctx.global.max_warnings < 0) return 0;
+  // As the summary counts them: the same warning at the same place once.
+  std::size_t warnings = 0;
+  for (const auto& d : diags.all()) warnings += d.severity == Severity::Warning;
+  if (warnings <= static_cast<std::size_t>(ctx.global.max_warnings)) return 0;
+  std::cerr << "bookbuild: error: " << warnings << " warnings, more than --max-warnings "
+            << ctx.global.max_warnings << '\n';
+  return 1;
+}
+
+int BookSession::report(const Context& ctx) const {
+  return report_diagnostics(diags, ctx, ctx.global.book_dir);
 }
 
 }  // namespace bb::cli

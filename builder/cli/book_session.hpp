@@ -70,8 +70,12 @@ struct BookSession {
                  const std::function<void(std::size_t)>& each);
   bool edition_clean = false;
 
-  // Prints diagnostics (paths relative to the book) and returns the exit code: 1 with errors.
+  // Prints diagnostics (paths relative to the book) and returns the exit code: report_diagnostics.
   int report(const Context& ctx) const;
 };
+
+// Prints `diags` as the command line asks (-q: one line each, with its kind), then the summary, and
+// returns the exit code: 1 with errors, or with more warnings than --max-warnings (said in a line).
+int report_diagnostics(const Diagnostics& diags, const Context& ctx, const std::filesystem::path& base);
 
 }  // namespace bb::cli

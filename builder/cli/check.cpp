@@ -17,6 +17,7 @@
 #include "check/numbers_check.hpp"
 #include "check/numbers_suggest.hpp"
 #include "check/pdf_check.hpp"
+#include "check/refusals.hpp"
 #include "check/site_check.hpp"
 #include "cli/book_session.hpp"
 #include "cli/commands.hpp"
@@ -227,12 +228,11 @@ int check_epubs(const Context& ctx, std::vector<std::string> files, bool use_epu
     check::check_epub(f, diags);
     if (epubcheck) check::run_epubcheck(*epubcheck, f, diags);
   }
-  diags.print(std::cerr);
-  diags.print_summary(std::cerr);
-  if (!diags.has_errors() && !ctx.global.quiet)
+  const int code = report_diagnostics(diags, ctx, {});
+  if (code == 0 && !ctx.global.quiet)
     std::cerr << "check epub: " << files.size() << " EPUB(s), no problems found"
               << (epubcheck ? " (with epubcheck)" : " (epubcheck not run)") << '\n';
-  return diags.has_errors() ? 1 : 0;
+  return code;
 }
 
 }  // namespace
@@ -307,6 +307,15 @@ void define_check_command(CLI::App* sub, Context& ctx) {
           numbers_check->write_lock(opt->lock);
         }
         numbers_check->add_edition(eb, s.diags);
+      }
+      // What an output would refuse is refused here too, in the outputs' own words (check/refusals.hpp).
+      if (opt->what == "all" || opt->wants("links")) {
+        Diagnostics::Scope scope(s.diags, "links");
+        check::check_figures(*s.book, eb, output::cache_dir(ctx.global.out_dir) / "figures", s.diags);
+      }
+      if (opt->what == "all" || opt->wants("pdf")) {
+        Diagnostics::Scope scope(s.diags, "pdf");
+        check::check_print_fonts(eb, s.diags);
       }
       if (opt->dump)
         for (const auto& c : eb.chapters)

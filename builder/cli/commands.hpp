@@ -24,7 +24,8 @@ struct GlobalOptions {
   std::filesystem::path book_dir;  // --book DIR (default: the repository containing the current directory)
   std::filesystem::path out_dir;   // --out DIR (default: <book>/build)
   bool out_given = false;
-  bool quiet = false;      // --quiet: no progress output
+  bool quiet = false;      // --quiet: no progress output; diagnostics one line each
+  long max_warnings = -1;  // --max-warnings N: more warnings than N fail the run; -1: no limit
   std::string repository;  // --repository URL: overrides [book] repository for every output
 };
 

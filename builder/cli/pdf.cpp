@@ -22,6 +22,9 @@ std::optional<book::EditionBook> chapter_sample(const book::EditionBook& eb, int
     if (c.number != number) continue;
     book::EditionBook sample{eb.edition, {c}, std::nullopt};
     sample.edition.id += "-" + c.key;
+    // A book that names its PDF (`download-name`) would otherwise get the sample under the book's name,
+    // over the whole book's PDF.
+    if (!sample.edition.download_name.empty()) sample.edition.download_name += "-" + c.key;
     return sample;
   }
   diags.error({eb.edition.folder, 0, 0}, "--chapter " + std::to_string(number) + ": edition `" +

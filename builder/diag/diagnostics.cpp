@@ -146,14 +146,18 @@ void Diagnostics::keep_checks(const std::vector<std::string>& checks) {
   });
 }
 
-void Diagnostics::error(SourceLoc loc, std::string message) {
-  add({Severity::Error, std::move(loc), std::move(message)});
+void Diagnostics::error(SourceLoc loc, std::string message, std::string kind) {
+  add({Severity::Error, std::move(loc), std::move(message), "parse", std::move(kind)});
 }
-void Diagnostics::warning(SourceLoc loc, std::string message) {
-  add({Severity::Warning, std::move(loc), std::move(message)});
+void Diagnostics::warning(SourceLoc loc, std::string message, std::string kind) {
+  add({Severity::Warning, std::move(loc), std::move(message), "parse", std::move(kind)});
 }
-void Diagnostics::note(SourceLoc loc, std::string message) {
-  add({Severity::Note, std::move(loc), std::move(message)});
+void Diagnostics::note(SourceLoc loc, std::string message, std::string kind) {
+  add({Severity::Note, std::move(loc), std::move(message), "parse", std::move(kind)});
+}
+
+std::string_view kind_of(const Diagnostic& d) {
+  return d.kind.empty() ? std::string_view(d.check) : std::string_view(d.kind);
 }
 
 bool Diagnostics::has_errors() const {
@@ -200,7 +204,7 @@ std::vector<Diagnostic> Diagnostics::all() const {
 namespace {
 
 // A diagnostic's line after its file's name as shown (display_path).
-std::string format_diagnostic_shown(const Diagnostic& d, std::string out) {
+std::string format_diagnostic_shown(const Diagnostic& d, std::string out, bool with_kind) {
   if (d.loc.line > 0) {
     out += ":" + std::to_string(d.loc.line);
     if (d.loc.col > 0) out += ":" + std::to_string(d.loc.col);
@@ -209,13 +213,18 @@ std::string format_diagnostic_shown(const Diagnostic& d, std::string out) {
   out += severity_name(d.severity);
   out += ": ";
   out += escape_controls(d.message);
+  if (with_kind) {
+    out += " [";
+    out += kind_of(d);
+    out += ']';
+  }
   return out;
 }
 
 }  // namespace
 
-std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base) {
-  return format_diagnostic_shown(d, display_path(d.loc.path, base));
+std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base, bool with_kind) {
+  return format_diagnostic_shown(d, display_path(d.loc.path, base), with_kind);
 }
 
 namespace {
@@ -274,7 +283,7 @@ std::string window(std::string_view src, int& col) {
 
 }  // namespace
 
-void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base) const {
+void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base, PrintStyle style) const {
   // Written in one piece at the end (std::cerr is unbuffered: one system call per `<<` otherwise).
   std::ostringstream out;
   struct Flush {
@@ -297,8 +306,8 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
   for (const auto& d : diagnostics) {
     auto [shown, added] = shown_paths.try_emplace(&d.loc.path.get());
     if (added) shown->second = display_path(d.loc.path, base);
-    out << format_diagnostic_shown(d, shown->second) << '\n';
-    if (d.loc.line <= 0 || d.loc.path.empty()) continue;
+    out << format_diagnostic_shown(d, shown->second, style == PrintStyle::OneLine) << '\n';
+    if (style == PrintStyle::OneLine || d.loc.line <= 0 || d.loc.path.empty()) continue;
     const std::filesystem::path* file = &d.loc.path.get();
     auto [it, inserted] = lines_by_file.try_emplace(file);
     if (inserted) it->second = read_lines(*file, static_cast<std::size_t>(last_line[file]));
@@ -339,14 +348,41 @@ void Diagnostics::print(std::ostream& stream, const std::filesystem::path& base)
   }
 }
 
+namespace {
+
+// "  warnings: 413 link-target, 43 repository-link": the kinds of one severity, most frequent first
+// (then by name), or "" when there are none.
+std::string counts_by_kind(const std::vector<Diagnostic>& diagnostics, Severity severity, const char* label) {
+  std::map<std::string_view, std::size_t> counts;
+  for (const auto& d : diagnostics)
+    if (d.severity == severity) ++counts[kind_of(d)];
+  if (counts.empty()) return {};
+  std::vector<std::pair<std::string_view, std::size_t>> sorted(counts.begin(), counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out = std::string("  ") + label + ":";
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    out += (i ? ", " : " ") + std::to_string(sorted[i].second) + " " + std::string(sorted[i].first);
+  return out + "\n";
+}
+
+}  // namespace
+
 void Diagnostics::print_summary(std::ostream& out) const {
+  const auto diagnostics = all();
   std::size_t e = 0, w = 0;
-  for (const auto& d : all()) {
+  for (const auto& d : diagnostics) {
     e += d.severity == Severity::Error;
     w += d.severity == Severity::Warning;
   }
   if (e == 0 && w == 0) return;
-  out << e << (e == 1 ? " error" : " errors") << ", " << w << (w == 1 ? " warning" : " warnings") << '\n';
+  std::string text = std::to_string(e) + (e == 1 ? " error" : " errors") + ", " + std::to_string(w) +
+                     (w == 1 ? " warning" : " warnings") + "\n";
+  // One problem needs no breakdown: its kind is on its own line.
+  if (e + w > 1)
+    text += counts_by_kind(diagnostics, Severity::Error, "errors") +
+            counts_by_kind(diagnostics, Severity::Warning, "warnings");
+  out << text;
 }
 
 }  // namespace bb

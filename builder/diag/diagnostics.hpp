@@ -54,15 +54,27 @@ struct Diagnostic {
   SourceLoc loc;
   std::string message;
   std::string check = "parse";  // which check found it: parse, refs, links, numbers, math, ...
+  // What kind of problem it is, named as a compiler names its warnings ("link-target", "lfs-pointer",
+  // docs/diagnostics.md lists them): shown in brackets on the one-line form and counted by the
+  // summary. Empty: the name of its check.
+  std::string kind;
 };
+
+// The kind a diagnostic is shown and counted under: its own, else its check's name.
+std::string_view kind_of(const Diagnostic& d);
+
+// How Diagnostics::print shows each problem: with its source line and a caret (the default), or as
+// one line `path:line:col: warning: message [kind]` (-q).
+enum class PrintStyle { Full, OneLine };
 
 // Collects diagnostics from every pass of a run. Thread-safe so that chapters can be processed in
 // parallel. Printing shows `path:line:col: error: message` and then the source line with a caret.
 class Diagnostics {
  public:
-  void error(SourceLoc loc, std::string message);
-  void warning(SourceLoc loc, std::string message);
-  void note(SourceLoc loc, std::string message);
+  // `kind`: see Diagnostic::kind.
+  void error(SourceLoc loc, std::string message, std::string kind = {});
+  void warning(SourceLoc loc, std::string message, std::string kind = {});
+  void note(SourceLoc loc, std::string message, std::string kind = {});
   void add(Diagnostic d);
 
   // Tags diagnostics added by this thread while the scope lives with the name of a check
@@ -94,8 +106,11 @@ class Diagnostics {
 
   // Prints every diagnostic in order of file, line and column (stable for equal places), each
   // followed by its source line when the file can be read. `base` makes paths relative for display.
-  void print(std::ostream& out, const std::filesystem::path& base = {}) const;
-  // Prints a one-line "N errors, M warnings" summary when there is anything to report.
+  void print(std::ostream& out, const std::filesystem::path& base = {},
+             PrintStyle style = PrintStyle::Full) const;
+  // Prints a "N errors, M warnings" line when there is anything to report; with more than one
+  // problem, then their counts by kind, most frequent first, one line for errors and one for
+  // warnings ("  warnings: 413 link-target, 43 repository-link").
   void print_summary(std::ostream& out) const;
 
  private:
@@ -111,7 +126,9 @@ std::string escape_controls(std::string_view text, bool keep_tabs = false);
 
 // Formats one diagnostic as `path:line:col: severity: message` (no source line); control
 // characters in the path and the message are escaped.
-std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base = {});
+// With `with_kind`, the kind follows in brackets (`… [link-target]`), as PrintStyle::OneLine shows it.
+std::string format_diagnostic(const Diagnostic& d, const std::filesystem::path& base = {},
+                              bool with_kind = false);
 
 // Thrown for problems that end a run immediately (unreadable configuration, bad arguments). Carries
 // the process exit code the CLI returns.

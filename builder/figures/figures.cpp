@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -72,10 +71,14 @@ std::string render_pdf(const std::string& pdf, const fs::path& png, int width) {
 void report(const Request& request, const std::vector<SvgFinding>& findings, Diagnostics& diags) {
   for (const auto& f : findings) {
     if (f.error)
-      diags.error(request.loc, svg_finding_text(request.source, f));
+      diags.error(request.loc, svg_finding_text(request.source, f), "svg");
     else
-      diags.warning(request.loc, svg_finding_text(request.source, f));
+      diags.warning(request.loc, svg_finding_text(request.source, f), "svg");
   }
+}
+
+void report(const Request& request, const std::string& error, Diagnostics& diags) {
+  if (!error.empty()) diags.error(request.loc, error, image_refusal_kind(error));
 }
 
 }  // namespace
@@ -87,10 +90,6 @@ std::string media_type_of(const fs::path& file) {
   };
   auto it = types.find(lower_extension(file));
   return it == types.end() ? std::string() : it->second;
-}
-
-bool is_lfs_pointer(std::string_view head) {
-  return head.starts_with("version https://git-lfs.github.com/spec/v1");
 }
 
 std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, const FileId& id,
@@ -108,21 +107,10 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, co
   // What an earlier run learnt about this very file (the identity was taken before reading it).
   Memo& memo = Memo::of(dir_);
   if (!memo.find(src, Memo::kValid, id)) {
-    // Only the first bytes are needed to spot an LFS pointer.
-    std::string head;
-    {
-      std::ifstream in(src, std::ios::binary);
-      head.resize(64);
-      in.read(head.data(), static_cast<std::streamsize>(head.size()));
-      head.resize(static_cast<std::size_t>(in.gcount()));
-    }
-    if (is_lfs_pointer(head)) {
-      error =
-          "image `" + src.filename().string() + "` is a Git LFS pointer, not the image: run `git lfs pull`";
-      return std::nullopt;
-    }
-    if (std::string problem = image_problem(src); !problem.empty()) {
-      error = "image `" + src.filename().string() + "` " + problem;
+    // The same refusal LaTeX and `check` make (validate.hpp): a Git LFS pointer, an empty, truncated
+    // or mislabelled file.
+    if (std::string refusal = image_refusal(src, root_); !refusal.empty()) {
+      error = std::move(refusal);
       return std::nullopt;
     }
     memo.put(src, Memo::kValid, id, "");
@@ -164,12 +152,12 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
   if (request.generated) {
     std::string error;
     auto stored = store_generated(dir_, request, error);
-    if (!error.empty()) diags.error(request.loc, error);
+    report(request, error, diags);
     return stored;
   }
   const std::optional<FileId> id = identify(src);
   if (!id) {
-    diags.error(request.loc, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")");
+    report(request, "image `" + src.filename().string() + "` does not exist (" + src.string() + ")", diags);
     return std::nullopt;
   }
   // What an image gave is remembered for the process while the file keeps its identity: the dev
@@ -195,7 +183,7 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
       lock.unlock();
       std::error_code gone;
       if (!hit.result || hit.result->file == src || fs::is_regular_file(hit.result->file, gone)) {
-        if (!hit.error.empty()) diags.error(request.loc, hit.error);
+        report(request, hit.error, diags);
         report(request, hit.findings, diags);
         return hit.result;
       }
@@ -204,7 +192,7 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
   std::string error;
   std::vector<SvgFinding> findings;
   auto result = prepare_uncached(request, *id, error, findings);
-  if (!error.empty()) diags.error(request.loc, error);
+  report(request, error, diags);
   report(request, findings, diags);
   std::lock_guard lock(mutex);
   memo[std::move(key)] = Seen{*id, result, error, std::move(findings)};

@@ -12,6 +12,7 @@
 #include "diag/diagnostics.hpp"
 #include "figures/memo.hpp"
 #include "figures/svg_clean.hpp"
+#include "figures/validate.hpp"
 
 namespace bb::figures {
 
@@ -69,8 +70,5 @@ class FigureCache {
 
 // The media type of an image file by its extension ("" when the format is not one outputs accept).
 std::string media_type_of(const std::filesystem::path& file);
-
-// True when the bytes are a Git LFS pointer file rather than the content it points to.
-bool is_lfs_pointer(std::string_view head);
 
 }  // namespace bb::figures

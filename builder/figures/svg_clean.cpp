@@ -335,9 +335,9 @@ std::optional<fs::path> cleaned_svg_file(const fs::path& svg, const fs::path& ro
   auto file = cleaned_svg_file(svg, root, cache_dir, findings);
   for (const auto& f : findings) {
     if (f.error)
-      diags.error(loc, svg_finding_text(svg, f));
+      diags.error(loc, svg_finding_text(svg, f), "svg");
     else
-      diags.warning(loc, svg_finding_text(svg, f));
+      diags.warning(loc, svg_finding_text(svg, f), "svg");
   }
   return file;
 }

@@ -69,11 +69,35 @@ std::string pdf_problem(std::string_view head, std::string_view tail) {
   return {};
 }
 
+constexpr std::string_view kLfsProblem = "is a Git LFS pointer, not the image";
+
 }  // namespace
+
+bool is_lfs_pointer(std::string_view head) {
+  return head.starts_with("version https://git-lfs.github.com/spec/v1");
+}
+
+std::string image_refusal(const std::filesystem::path& file, const std::filesystem::path& root) {
+  std::string problem = image_problem(file);
+  if (problem.empty()) return problem;
+  std::string out = "image `" + file.filename().string() + "` " + problem;
+  if (problem == kLfsProblem) {
+    std::filesystem::path rel = root.empty() ? file.filename() : file.lexically_relative(root);
+    if (rel.empty() || *rel.begin() == "..") rel = file.filename();
+    out += ": run `git lfs pull --include=\"" + rel.generic_string() + "\"`";
+  }
+  return out;
+}
+
+const char* image_refusal_kind(std::string_view refusal) {
+  return refusal.find(kLfsProblem) != std::string_view::npos ? "lfs-pointer" : "image";
+}
 
 std::string image_problem(std::string_view ext, std::string_view head, std::string_view tail,
                           std::uintmax_t size) {
   if (size == 0) return "is empty (0 bytes)";
+  // Before the format's own checks: a pointer is "not a PNG file" too, but the cure is a fetch.
+  if (is_lfs_pointer(head)) return std::string(kLfsProblem);
   if (ext == ".png") return png_problem(head, tail);
   if (ext == ".jpg" || ext == ".jpeg") return jpeg_problem(head, tail);
   if (ext == ".gif") return gif_problem(head, tail);

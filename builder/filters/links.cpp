@@ -110,8 +110,10 @@ class LinkResolver {
   void to_chapter(Node& n, const std::string& chapter, const std::string& fragment) {
     auto id = anchor(chapter, fragment);
     if (!id) {
-      diags_.warning(n.loc, "link target `#" + fragment + "` is not an id in " + chapter +
-                                "; the link goes to the start of the chapter");
+      diags_.warning(n.loc,
+                     "link target `#" + fragment + "` is not an id in " + chapter +
+                         "; the link goes to the start of the chapter",
+                     "link-target");
       id = chapter;
     }
     n.set_attr("dest", "chapter");
@@ -132,7 +134,8 @@ class LinkResolver {
         unlink(n);
         return;
       case UrlKind::RootRelative:
-        report(n, "link target `" + n.url() + "` is an absolute path; write it relative to the manuscript");
+        report(n, "link target `" + n.url() + "` is an absolute path; write it relative to the manuscript",
+               "link-target");
         unlink(n);
         return;
       case UrlKind::Fragment: {
@@ -156,7 +159,7 @@ class LinkResolver {
     }
     const auto status = confined.status;
     if (!fs::exists(status)) {
-      report(n, "link target `" + n.url() + "` does not exist in the repository");
+      report(n, "link target `" + n.url() + "` does not exist in the repository", "link-target");
       unlink(n);
       return;
     }
@@ -165,7 +168,8 @@ class LinkResolver {
     if (rel.empty() || *rel.begin() == "..") rel = confined.path.lexically_relative(guard_.root());
     std::string url = repo.file_url(rel.generic_string(), fs::is_directory(status), frag);
     if (url.empty()) {
-      report(n, "link to repository file `" + n.url() + "` needs `repository` in book.toml to become a URL");
+      report(n, "link to repository file `" + n.url() + "` needs `repository` in book.toml to become a URL",
+             "repository-link");
       unlink(n);
       return;
     }
@@ -204,10 +208,11 @@ class LinkResolver {
     n.set_attr("asset", confined.path.lexically_relative(guard_.root()).generic_string());
   }
 
-  void report(const Node& n, const std::string& msg) {
+  // `kind`: the diagnostic's kind (docs/diagnostics.md), whichever severity the policy gives it.
+  void report(const Node& n, const std::string& msg, const char* kind) {
     switch (ctx_.config.repository_links) {
-      case book::Policy::Error: diags_.error(n.loc, msg); break;
-      case book::Policy::Warning: diags_.warning(n.loc, msg); break;
+      case book::Policy::Error: diags_.error(n.loc, msg, kind); break;
+      case book::Policy::Warning: diags_.warning(n.loc, msg, kind); break;
       case book::Policy::Ignore: break;
     }
   }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "diag/changes.hpp"
 #include "highlight/highlight.hpp"
 #include "server/live_patch.hpp"
 #include "server/serve.hpp"
@@ -61,7 +62,8 @@ std::string diagnostics_text(Session& s, const LiveOptions& options) {
 struct LiveBook {
   std::unique_ptr<Session> session;  // the last good build; null: the next change rebuilds all
   std::map<fs::path, std::pair<std::size_t, std::size_t>> chapters;  // manuscript → (edition, chapter)
-  std::string last_warnings;  // as last printed: warnings are shown again only when they change
+  // The diagnostics as last reported: after a rebuild only what changed is printed (diag/changes.hpp).
+  std::vector<Diagnostic> last_shown;
 
   void keep(std::unique_ptr<Session> s) {
     chapters.clear();
@@ -97,30 +99,13 @@ void reload(DevServer& server, const std::vector<std::string>& pages,
   fetch_unpatched(server, pages, patches);
 }
 
-void print_warnings(Session& session, const LiveOptions& options, LiveBook& live) {
-  std::ostringstream warnings;
-  session.diags().print(warnings, options.book_dir);
-  if (warnings.str() != live.last_warnings) std::cerr << warnings.str();
-  live.last_warnings = warnings.str();
-}
-
-// Prints the diagnostics of the rebuilt chapters, when they changed (all of the book's are shown
-// after the next full build). `before`: each chapter's diagnostics before its rebuild.
-void print_changed_diagnostics(Session& s, const LiveOptions& options,
-                               const std::vector<std::pair<std::size_t, std::size_t>>& chapters,
-                               const std::vector<std::vector<Diagnostic>>& before) {
-  for (std::size_t k = 0; k < chapters.size(); ++k) {
-    const auto& [e, i] = chapters[k];
-    auto now = s.diags().in(s.book()->editions[e].chapters[i].path);
-    auto text = [&](const std::vector<Diagnostic>& ds) {
-      Diagnostics d;
-      for (const auto& x : ds) d.add(x);
-      std::ostringstream out;
-      d.print(out, options.book_dir);
-      return out.str();
-    };
-    if (std::string shown = text(now); shown != text(before[k])) std::cerr << shown;
-  }
+// Prints what a rebuild changed of the book's diagnostics: the new ones, those gone, and the counts;
+// nothing when nothing changed, so that a long list of warnings does not bury each save.
+void report_changes(Session& session, const LiveOptions& options, LiveBook& live) {
+  std::vector<Diagnostic> now = session.diags().all();
+  bb::print_changes(std::cerr, diagnostic_changes(live.last_shown, now), now, options.book_dir,
+                    options.quiet ? PrintStyle::OneLine : PrintStyle::Full);
+  live.last_shown = std::move(now);
 }
 
 // After an edit of chapters' text only: each is parsed, resolved and rendered again on its own and
@@ -149,11 +134,10 @@ bool rebuild_chapters(const LiveOptions& options, const std::vector<fs::path>& c
   filters::ResolveOptions resolve;
   resolve.evaluate = cache.evaluator ? &*cache.evaluator : nullptr;
   resolve.repository = &s.resolution().repository;
-  std::vector<std::vector<Diagnostic>> before;  // each chapter's diagnostics, to show what changed
   for (const auto& [e, i] : chapters) {
     book::Chapter& c = book.editions[e].chapters[i];
     const std::string old_title = c.title;
-    before.push_back(s.diags().forget(c.path));
+    s.diags().forget(c.path);
     lap("find");
     // Not through the parse cache: storing the tree would copy it, on the way to the page; the
     // full build after the pause parses the chapter for the cache.
@@ -184,7 +168,7 @@ bool rebuild_chapters(const LiveOptions& options, const std::vector<fs::path>& c
   if (!options.quiet)
     std::cerr << "site: " << changed.front().filename().string() << (changed.size() > 1 ? " and others" : "")
               << " changed; its page rebuilt in " << ms << " ms\n";
-  print_changed_diagnostics(s, options, chapters, before);
+  report_changes(s, options, live);
   return true;
 }
 
@@ -201,9 +185,14 @@ void rebuild(const LiveOptions& options, const std::vector<fs::path>& changed, s
   auto next = build_site(options, cache, /*search=*/false, kept);
   Session& session = *kept;
   if (!next) {
-    std::string text = diagnostics_text(session, options);
-    std::cerr << text;
-    server.failed(text);
+    // The page shows every problem; the terminal the errors it has not shown yet (a failed build
+    // stops early: the warnings it did not reach are not gone, so they are not compared).
+    std::vector<Diagnostic> now = session.diags().all(), errors;
+    for (auto& d : diagnostic_changes(live.last_shown, now).added)
+      if (d.severity == Severity::Error) errors.push_back(std::move(d));
+    bb::print_changes(std::cerr, {std::move(errors), {}}, now, options.book_dir,
+                      options.quiet ? PrintStyle::OneLine : PrintStyle::Full);
+    server.failed(diagnostics_text(session, options));
     return;  // keep serving the last good build
   }
   for (const auto& [rel, content] : files.generated)
@@ -227,8 +216,7 @@ void rebuild(const LiveOptions& options, const std::vector<fs::path>& changed, s
   files = std::move(searchable);
   highlight::save_cache();
   if (timings) std::cerr << "  search index written at " << epoch_ms() << '\n';
-  // Warnings are shown again only when they change, so a long list does not bury each rebuild.
-  print_warnings(session, options, live);
+  report_changes(session, options, live);
   live.keep(std::move(kept));
 }
 
@@ -271,9 +259,7 @@ int serve(const LiveOptions& options, site::SiteFiles files, SessionCache& cache
   if (options.host != "127.0.0.1" && options.host != "localhost" && options.host != "::1")
     std::cerr << "site: warning: listening on " << options.host << ", reachable from other machines\n";
   LiveBook live;
-  std::ostringstream shown;
-  first->diags().print(shown, options.book_dir);
-  live.last_warnings = shown.str();
+  live.last_shown = first->diags().all();  // printed by the command before serving
   live.keep(std::move(first));
 
   // Everything a page depends on: manuscripts, configuration, templates and assets, calc data.

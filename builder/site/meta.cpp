@@ -125,7 +125,8 @@ void warn_without_site_url(const book::Config& config, Diagnostics& diags) {
   if (!config.site_url.empty()) return;
   diags.warning({config.config_file.empty() ? config.root / "book.toml" : config.config_file, 1, 1},
                 "no `site-url` in [book]: the site has no canonical URLs, no hreflang alternates and no "
-                "sitemap (they must be absolute)");
+                "sitemap (they must be absolute)",
+                "site-url");
 }
 
 std::string source_link(const repo::Repository& repository, const book::Chapter& chapter,

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "book/site_address.hpp"
 #include "diag/parallel.hpp"
 #include "diag/progress.hpp"
 #include "figures/figures.hpp"
@@ -34,7 +35,7 @@ using doc::Node;
 using writers::escape_xml;
 
 std::string chapter_page(const book::Edition& edition, const std::string& key) {
-  return edition.site_path + key + ".html";
+  return book::site_page(edition, key);  // the rule the PDF's links to the site follow too
 }
 
 std::string up_from(const std::string& page) {

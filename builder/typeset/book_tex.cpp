@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
+#include <set>
 
+#include "book/site_address.hpp"
 #include "diag/progress.hpp"
 #include "figures/memo.hpp"
 #include "figures/svg_clean.hpp"
@@ -89,8 +92,8 @@ class FigureSet {
     // earlier run and has not changed since is not read again.
     figures::Memo* memo = cache_.empty() ? nullptr : &figures::Memo::of(cache_);
     if (!memo || !memo->find(src, figures::Memo::kValid, *id)) {
-      if (std::string problem = figures::image_problem(src); !problem.empty()) {
-        diags_.error(image.loc, "image `" + src.filename().string() + "` " + problem);
+      if (std::string refusal = figures::image_refusal(src, root); !refusal.empty()) {
+        diags_.error(image.loc, refusal, figures::image_refusal_kind(refusal));
         return result;
       }
       if (memo) memo->put(src, figures::Memo::kValid, *id, "");
@@ -215,11 +218,20 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
   std::vector<writers::SourceMark> body_marks;
   int body_lines = 0;
   ProgressCount shown("latex " + e.id, "chapters", eb.chapters.size());
+  // A sample (`pdf --chapter N`) writes one chapter of a book resolved whole: its references to the
+  // others print their text, linked to the site where the book has one (docs/latex.md).
+  std::set<std::string> written;
+  for (const auto& c : eb.chapters) written.insert(c.key);
+  auto elsewhere = [&](const std::string& chapter, const std::string& target) -> std::optional<std::string> {
+    if (written.count(chapter)) return std::nullopt;
+    return book::site_address(book.config, e, chapter, target);
+  };
   for (const auto& c : eb.chapters) {
     writers::LatexOptions o;
     o.chapter = c.key;
     o.labels = &e.labels;
     o.block_marks = true;
+    o.elsewhere = elsewhere;
     o.image = [&](const doc::Node& img) { return figures.add(book.config.root, img); };
     // Links to chapters carry attrs chapter/target (the writer makes them \hyperref); the resolver
     // made every other link it kept an absolute URL.

@@ -57,9 +57,11 @@ bool check_fonts(const book::PrintLook& look, Diagnostics& diags) {
   for (const book::PrintLook::Font* f : look.families()) {
     if (font_installed(f->name)) continue;
     ok = false;
-    diags.error(f->loc, "font `" + f->name +
-                            "` is not installed: fontconfig, where XeLaTeX looks for fonts, knows no font "
-                            "of that family or name (`fc-list : family` lists them)");
+    diags.error(f->loc,
+                "font `" + f->name +
+                    "` is not installed: fontconfig, where XeLaTeX looks for fonts, knows no font "
+                    "of that family or name (`fc-list : family` lists them)",
+                "font");
   }
   return ok;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@ struct LatexOptions {
   // The path \includegraphics should use for an Image (relative to the .tex file), or "" when the
   // image is not available (the writer then prints a placeholder). The default uses the URL.
   std::function<std::string(const doc::Node& image)> image;
+  // Where a reference to chapter `chapter` (a CrossRef or Link with attr `chapter`) leads when that
+  // chapter is not in the LaTeX being written (a sample chapter, `pdf --chapter N`): the site's address
+  // of the target, or "" to print the reference's text alone. nullopt: the chapter is written, and the
+  // reference is a \hyperref. Without it, every chapter is taken to be written.
+  std::function<std::optional<std::string>(const std::string& chapter, const std::string& target)> elsewhere;
   // Marks each top-level block with \bbblock{pages::block_id} so that the XeLaTeX run records the
   // page it starts on in the .aux (the EPUB's page list, docs/epub.md). Changes no layout.
   bool block_marks = false;

@@ -198,6 +198,54 @@ TEST(LatexBook, IsSelfContainedWithFiguresAndASourceMap) {
   fs::remove_all(dir);
 }
 
+// Every \\hyperref[X] of a LaTeX text whose label X the text does not define (LaTeX would report a
+// reference to a label that does not exist).
+std::vector<std::string> dangling_references(const std::string& tex) {
+  std::vector<std::string> out;
+  for (std::size_t at = 0; (at = tex.find("\\hyperref[", at)) != std::string::npos;) {
+    at += 10;
+    const std::string label = tex.substr(at, tex.find(']', at) - at);
+    if (tex.find("\\label{" + label + "}") == std::string::npos) out.push_back(label);
+  }
+  return out;
+}
+
+// `pdf --chapter N` writes one chapter of a book resolved whole (cli/pdf.cpp): its references to the
+// chapters left out are their text, linked to the site when the book has a site-url, never a
+// \\hyperref to a label the sample does not have.
+TEST(LatexBook, ASampleChapterLinksTheChaptersItLeavesOutToTheSite) {
+  for (const bool site : {true, false}) {
+    Diagnostics d;
+    auto config = book::load_config(test::fixtures() / "books/mini", d);
+    ASSERT_TRUE(config);
+    if (!site) config->site_url.clear();
+    auto b = book::load_book(*config, d, {"zh"});
+    filters::resolve(b, d);
+    ASSERT_FALSE(d.has_errors());
+    const book::EditionBook& whole = b.editions[0];
+    auto dir = fs::temp_directory_path() / ("bb-latexsample-" + std::to_string(::getpid()));
+    std::size_t references_out = 0;
+    for (const auto& chapter : whole.chapters) {
+      book::EditionBook sample{whole.edition, {chapter}, std::nullopt};
+      const std::string tex = test::read_file(write_latex_book(b, sample, dir, d).tex);
+      EXPECT_FALSE(d.has_errors());
+      EXPECT_EQ(dangling_references(tex), std::vector<std::string>{}) << chapter.key;
+      for (const auto& other : whole.chapters) {
+        if (other.key == chapter.key) continue;
+        const std::string page = b.config.site_url + other.key + ".html";
+        const bool linked = tex.find("\\href{" + page) != std::string::npos;
+        EXPECT_EQ(linked && !site, false) << "a link to the site of a book without one: " << page;
+        references_out += linked;
+      }
+      fs::remove_all(dir);
+    }
+    // The preface names chapter 1 (第 1 章): with a site-url, that reference leads to its page.
+    if (site) {
+      EXPECT_GT(references_out, 0u);
+    }
+  }
+}
+
 // `bookbuild latex` leaves an edition's folder alone when it already holds what the build would write
 // (no folder written aside and swapped in); anything that makes it differ (a figure that is now
 // another file, a stray file, a changed chapter) gets the folder written again, as a clean build's.

@@ -139,27 +139,47 @@ Outcome run(const std::string& args, const fs::path& book, const fs::path& out, 
 
 class Hostile : public ::testing::TestWithParam<std::string> {};
 
+// A case's scratch folder: the book copied, `before/` in the output folder; removed when done.
+struct Scratch {
+  fs::path dir, book, out;
+  long fsize_limit = 0;
+  Scratch(const fs::path& suite_case, const std::string& name) {
+    dir = fs::temp_directory_path() / ("bb-hostile-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(dir);
+    book = dir / "book";
+    out = dir / "out";
+    fs::create_directories(dir);
+    fs::copy(suite_case / "book", book, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    if (fs::exists(suite_case / "before")) fs::copy(suite_case / "before", out, fs::copy_options::recursive);
+    if (fs::exists(suite_case / "fsize-limit"))
+      fsize_limit = std::stol(test::read_file(suite_case / "fsize-limit"));
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  Outcome run(const std::string& args) const { return bb::run(args, book, out, dir, fsize_limit); }
+  // The diagnostic lines of a run's stderr, with {book} and {out} for those folders.
+  [[nodiscard]] std::vector<std::string> shown(const Outcome& r) const {
+    return diagnostics(replace_all(replace_all(r.err, out.string(), "{out}"), book.string(), "{book}"));
+  }
+};
+
 TEST_P(Hostile, FailsCleanly) {
   const fs::path dir = suite() / GetParam();
   if (fs::exists(dir / "SKIP")) GTEST_SKIP() << test::read_file(dir / "SKIP");
-  const fs::path scratch =
-      fs::temp_directory_path() / ("bb-hostile-" + std::to_string(::getpid()) + "-" + GetParam());
-  fs::remove_all(scratch);
-  const fs::path book = scratch / "book";
-  const fs::path out = scratch / "out";
-  fs::create_directories(scratch);
-  fs::copy(dir / "book", book, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
-  if (fs::exists(dir / "before")) fs::copy(dir / "before", out, fs::copy_options::recursive);
-  long fsize_limit = fs::exists(dir / "fsize-limit") ? std::stol(test::read_file(dir / "fsize-limit")) : 0;
+  const Scratch scratch(dir, GetParam());
+  const fs::path& out = scratch.out;
 
   Outcome last;
   for (const auto& args : lines_of(test::read_file(dir / "command"))) {
-    if (!args.empty()) last = run(args, book, out, scratch, fsize_limit);
+    if (!args.empty()) last = scratch.run(args);
   }
 
   EXPECT_EQ(last.exit_code, std::stoi(test::read_file(dir / "exit"))) << last.err;
-  std::string got =
-      joined(diagnostics(replace_all(replace_all(last.err, out.string(), "{out}"), book.string(), "{book}")));
+  std::string got = joined(scratch.shown(last));
   const char* update = std::getenv("BOOKBUILD_UPDATE_GOLDEN");
   if (update && std::string(update) == "1") test::write_file(dir / "expected", got);
   EXPECT_EQ(test::read_file(dir / "expected"), got) << last.err;
@@ -176,7 +196,45 @@ TEST_P(Hostile, FailsCleanly) {
     for (const auto& gone : lines_of(test::read_file(dir / "output-absent")))
       EXPECT_FALSE(fs::exists(out / gone)) << gone << " is still in the output folder";
   }
-  fs::remove_all(scratch);
+}
+
+// The output command of a case's last line (`--out {out} epub`): everything from the subcommand on is
+// replaced by `check`; "" when the line runs no output command.
+std::string as_check(const std::string& line) {
+  static const std::regex output(R"(^(.*?)\b(site|epub|latex|pdf|build)\b.*$)");
+  static const std::regex check(R"(\bcheck\b)");
+  std::smatch m;
+  if (std::regex_search(line, check)) return "";  // `check epub --file x.epub` is a check already
+  return std::regex_match(line, m, output) ? m[1].str() + "check" : "";
+}
+
+// `check` refuses whatever an output refuses (issue 46): every case whose output command fails is run
+// again as `bookbuild check`, which must fail too, with each of the output's errors at the same place
+// in the same words. A case whose refusal is about the output folder, not the book (a full disk, an
+// unwritable --out), says so in a file `not-checked`.
+class HostileCheck : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HostileCheck, CheckRefusesAsTheOutputDoes) {
+  const fs::path dir = suite() / GetParam();
+  if (fs::exists(dir / "SKIP")) GTEST_SKIP() << test::read_file(dir / "SKIP");
+  const auto commands = lines_of(test::read_file(dir / "command"));
+  const std::string check = commands.empty() ? "" : as_check(commands.back());
+  if (check.empty() || test::read_file(dir / "exit") == "0\n") GTEST_SKIP() << "no output refuses this book";
+  if (fs::exists(dir / "not-checked")) GTEST_SKIP() << test::read_file(dir / "not-checked");
+  const Scratch scratch(dir, GetParam() + "-check");
+  for (std::size_t i = 0; i + 1 < commands.size(); ++i)
+    if (!commands[i].empty()) scratch.run(commands[i]);
+  const Outcome checked = scratch.run(check);
+  EXPECT_EQ(checked.exit_code, 1) << "bookbuild " << check << " passed a book `" << commands.back()
+                                  << "` refuses:\n"
+                                  << checked.err;
+  const auto got = scratch.shown(checked);
+  for (const auto& line : lines_of(test::read_file(dir / "expected"))) {
+    if (line.find(": error: ") == std::string::npos) continue;
+    EXPECT_NE(std::find(got.begin(), got.end(), line), got.end())
+        << "`" << commands.back() << "` says\n  " << line << "\nbut `" << check << "` does not:\n"
+        << checked.err;
+  }
 }
 
 std::vector<std::string> cases() {
@@ -188,6 +246,8 @@ std::vector<std::string> cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Hostile, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return replace_all(info.param, "-", "_"); });
+INSTANTIATE_TEST_SUITE_P(Cases, HostileCheck, ::testing::ValuesIn(cases()),
                          [](const auto& info) { return replace_all(info.param, "-", "_"); });
 
 }  // namespace

@@ -127,10 +127,7 @@ void LatexWriter::inline_node(const Node& n) {
       }
       const std::string* chapter = n.attr("chapter");
       if (n.kind == Kind::CrossRef && chapter && !plain_only_) {
-        const std::string* target = n.attr("target");
-        out_ += "\\hyperref[" + latex_key(*chapter, target ? *target : "") + "]{";
-        inlines(n.children);
-        out_ += "}";
+        reference(n, *chapter);
       } else if (n.kind == Kind::CalcNumber) {
         for (const auto& c : n.children) c.kind == Kind::Text ? tied_text(c.text) : inline_node(c);
       } else {
@@ -143,16 +140,29 @@ void LatexWriter::inline_node(const Node& n) {
   }
 }
 
+void LatexWriter::reference(const Node& n, const std::string& chapter) {
+  const std::string* t = n.attr("target");
+  const std::string target = t ? *t : "";
+  // A chapter left out of a sample has no \label to go to: its text, linked to the site if it has one.
+  if (const auto url = opt_.elsewhere ? opt_.elsewhere(chapter, target) : std::nullopt) {
+    if (!url->empty()) out_ += "\\href{" + escape_latex_url(*url) + "}{";
+    inlines(n.children);
+    if (!url->empty()) out_ += "}";
+    return;
+  }
+  out_ += "\\hyperref[" + latex_key(chapter, target) + "]{";
+  inlines(n.children);
+  out_ += "}";
+}
+
 void LatexWriter::link(const Node& n) {
   if (plain_only_) {
     inlines(n.children);
     return;
   }
+  if (const std::string* chapter = n.attr("chapter")) return reference(n, *chapter);
   LatexLink target;
-  if (const std::string* chapter = n.attr("chapter")) {
-    const std::string* t = n.attr("target");
-    target.label = latex_key(*chapter, t ? *t : "");
-  } else if (opt_.link) {
+  if (opt_.link) {
     target = opt_.link(n);
   } else {
     target.url = n.url();

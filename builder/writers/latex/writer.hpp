@@ -83,6 +83,8 @@ class LatexWriter {
   void wrap(const char* command, const doc::Node& n);
   void inline_node(const doc::Node& n);
   void link(const doc::Node& n);
+  // A CrossRef or Link to a place in chapter `chapter`: a \hyperref, or where opt_.elsewhere says.
+  void reference(const doc::Node& n, const std::string& chapter);
 
   const LatexOptions& opt_;
   std::string out_;
