@@ -127,6 +127,8 @@ std::unique_ptr<CLI::App> build_app(Context& ctx, Defined defined) {
       ->type_name("DIR");
   app->add_option("--out", raw->out, "Output folder (default: <book>/build)")->type_name("DIR");
   app->add_flag("-q,--quiet", ctx.global.quiet, "Print only problems");
+  app->add_flag("-v,--verbose", ctx.global.verbose,
+                "Also say where each configuration value came from (book.toml, README, Git remote, layout)");
   app->add_option("--progress", raw->progress,
                   "Show a status line for long work (XeLaTeX passes, figures, pages): auto (default: only "
                   "when stderr is a terminal and TERM is not dumb), always, never; -q means never")

@@ -25,6 +25,7 @@ struct GlobalOptions {
   std::filesystem::path out_dir;   // --out DIR (default: <book>/build)
   bool out_given = false;
   bool quiet = false;      // --quiet: no progress output
+  bool verbose = false;    // --verbose: also where each configuration value came from
   std::string repository;  // --repository URL: overrides [book] repository for every output
 };
 
