@@ -64,7 +64,7 @@ Outputs outputs(const Clone& clone, const std::string& command = "site") {
   EXPECT_EQ(epub.exit_code, 0) << epub.err;
   o.err = site.err + epub.err;
   const fs::path s = out.path / "site";
-  static const std::regex alias(R"(<span class="alias" id="([^"]+)") ");
+  static const std::regex alias("<span class=\"alias\" id=\"([^\"]+)\"");
       for (const auto& f : fs::recursive_directory_iterator(s)) {
     if (f.path().extension() != ".html") continue;
     const std::string page = read_file(f.path());
