@@ -65,7 +65,7 @@ Outputs outputs(const Clone& clone, const std::string& command = "site") {
   o.err = site.err + epub.err;
   const fs::path s = out.path / "site";
   static const std::regex alias("<span class=\"alias\" id=\"([^\"]+)\"");
-      for (const auto& f : fs::recursive_directory_iterator(s)) {
+  for (const auto& f : fs::recursive_directory_iterator(s)) {
     if (f.path().extension() != ".html") continue;
     const std::string page = read_file(f.path());
     const std::string rel = f.path().lexically_relative(s).generic_string();
