@@ -204,7 +204,8 @@ void read_lead_words(Reader& r, const toml::table& t,
 void warn_orphan_chapters(const Config& cfg, Diagnostics& diags) {
   std::map<fs::path, std::set<fs::path>> listed;  // folder → the chapter files editions list there
   for (const auto& e : cfg.editions)
-    for (const auto& c : e.chapters) listed[cfg.root / e.folder].insert(c.file.lexically_normal());
+    if (!e.detected)  // a detected edition's chapters are its folder's chapter files: nothing is left out
+      for (const auto& c : e.chapters) listed[cfg.root / e.folder].insert(c.file.lexically_normal());
   for (const auto& [folder, files] : listed) {
     std::error_code ec;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
@@ -540,6 +541,12 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     diags.error(loc_of(file, doc["book"]["source-edition"].node()),
                 "source edition `" + cfg.source_edition + "` is not one of the [[edition]] ids");
     return std::nullopt;
+  }
+  // An edition's title book.toml gives is the book's title before one read from the README.
+  if (const auto own = cfg.origins.find("edition." + cfg.source_edition + ".title");
+      !doc["book"]["title"].node() && own != cfg.origins.end() && own->second.starts_with("book.toml:")) {
+    cfg.title = cfg.source().title;
+    cfg.origins["title"] = own->second;
   }
   finish_config(cfg);
   warn_missing_metadata(cfg, diags);
