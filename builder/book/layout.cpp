@@ -9,6 +9,7 @@
 #include "book/config.hpp"
 #include "book/layout_meta.hpp"
 #include "book/output_names.hpp"
+#include "book/paths.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 
@@ -58,7 +59,8 @@ Config detect_layout(const fs::path& root) {
   for (const auto& k : known) {
     fs::path folder = root / k.folder;
     inputs::note_file(folder);
-    if (!fs::is_directory(folder)) continue;
+    // A layout folder that is a link leading out of the book is not the book's: nothing is read there.
+    if (!fs::is_directory(folder) || !PathGuard(root).confine(folder).ok()) continue;
     auto chapters = scan_chapters(folder);
     if (chapters.empty()) continue;
     Edition e;

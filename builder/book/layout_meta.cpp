@@ -122,6 +122,7 @@ Head edition_head(const fs::path& root, const Edition& e, bool is_source) {
   if (fs::path home = markdown_home(root, e, is_source); !home.empty()) take(read_head(home, root), true);
   for (const auto& c : e.chapters)
     if (c.number == 0) {
+      if (!PathGuard(root).confine(root / e.folder / c.file).ok()) continue;  // a link out of the book
       Head p = read_head(root / e.folder / c.file, root);
       p.lead.clear();  // a preface's first bold words are not the book's subtitle
       take(p, !is_preface_word(p.title));
