@@ -227,15 +227,15 @@ std::string origin_in(const fs::path& file, const toml::node* n) {
   return file.filename().string() + ":" + std::to_string(at.line);
 }
 
-// The detected edition an [[edition]] table names: the same id (in the same folder, when it gives one),
-// or the same folder. Null when it declares a new edition.
+// The detected edition an [[edition]] table names, which it overrides or replaces: the same id, or the
+// same folder. Null when it declares a new edition.
 const Edition* named_detected(const Config& base, const toml::table& t, const fs::path& root) {
   const auto id = t["id"].value<std::string>();
   const auto folder = t["folder"].value<std::string>();
   for (const auto& d : base.editions) {
     const bool same_folder =
         folder && (root / *folder).lexically_normal() == (root / d.folder).lexically_normal();
-    if ((id && *id == d.id && (!folder || same_folder)) || same_folder) return &d;
+    if ((id && *id == d.id) || same_folder) return &d;
   }
   return nullptr;
 }
@@ -377,13 +377,25 @@ void read_editions(Reader& r, const toml::array& tables, const Config& base, Con
   for (std::size_t i = 0; i < base.editions.size(); ++i) {
     const Edition& d = base.editions[i];
     if (!named[i]) {
+      // An [[edition]] that named another detected edition may still take this one's id or folder.
+      const bool taken = std::any_of(tables.begin(), tables.end(), [&](const toml::node& n) {
+        const auto* t = n.as_table();
+        const auto folder = t ? (*t)["folder"].value<std::string>() : std::nullopt;
+        return t && ((*t)["id"].value<std::string>() == d.id ||
+                     (folder &&
+                      (cfg.root / *folder).lexically_normal() == (cfg.root / d.folder).lexically_normal()));
+      });
+      if (taken) continue;
       ids.insert(d.id);
       cfg.editions.push_back(d);
       continue;
     }
     // An [[edition]] listing its own `chapters` (or another id) declares the edition whole.
     const auto* t = named[i]->as_table();
-    const bool over = !t->contains("chapters") && t->get("id") && t->get("id")->value<std::string>() == d.id;
+    const auto folder = (*t)["folder"].value<std::string>();
+    const bool over =
+        !t->contains("chapters") && (*t)["id"].value<std::string>() == d.id &&
+        (!folder || (cfg.root / *folder).lexically_normal() == (cfg.root / d.folder).lexically_normal());
     read_edition(r, *named[i], over ? &d : nullptr, cfg, ids);
   }
   for (const auto* node : declared) read_edition(r, *node, nullptr, cfg, ids);

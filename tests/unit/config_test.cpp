@@ -361,5 +361,22 @@ TEST_F(TempBook, BookTomlOverridesTheLayoutOnlyWhereItSpeaks) {
   EXPECT_EQ(whole->edition_structure, Policy::Error);
 }
 
+// An [[edition]] takes a detected edition's place by its id or by its folder; no id is left twice.
+TEST_F(TempBook, AnEditionTakingAnIdOrAFolderReplacesTheDetectedOne) {
+  file("manuscripts/00-preface.md", "# Preface\n");
+  file("book-en/introduction.md", "# Preface\n");
+  file("book-en/chapter01.md", "# One\n");
+  file("book.toml",
+       "[[edition]]\nid = \"en\"\nlang = \"en\"\nfolder = \"manuscripts\"\nchapters = [\"00-preface.md\"]\n");
+  Diagnostics d;
+  auto cfg = load_config(root_, d);
+  ASSERT_TRUE(cfg);
+  EXPECT_FALSE(d.has_errors());
+  ASSERT_EQ(cfg->editions.size(), 1u);
+  EXPECT_EQ(cfg->editions[0].id, "en");
+  EXPECT_EQ(cfg->editions[0].folder, "manuscripts");
+  EXPECT_FALSE(cfg->editions[0].detected);
+}
+
 }  // namespace
 }  // namespace bb::book
