@@ -196,7 +196,10 @@ Book book_outline(Config config, Diagnostics& diags, const std::vector<std::stri
     if (!book.config.edition(id)) {
       std::string known;
       for (const auto& e : book.config.editions) known += (known.empty() ? "" : ", ") + e.id;
-      diags.error({book.config.config_file, 0, 0}, "no edition `" + id + "` (editions: " + known + ")");
+      // At book.toml, or at the book folder when its editions come from the layout alone.
+      const auto& cfg = book.config;
+      diags.error({cfg.config_file.empty() ? cfg.root : cfg.config_file, 0, 0},
+                  "no edition `" + id + "` (editions: " + known + ")");
     }
   }
   for (const auto& e : book.config.editions) {

@@ -21,6 +21,7 @@
 #include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
+#include "repo/repository.hpp"
 #include "text/suggest.hpp"
 #include "text/url.hpp"
 #include "tomlfile/parse.hpp"
@@ -203,7 +204,8 @@ void read_lead_words(Reader& r, const toml::table& t,
 void warn_orphan_chapters(const Config& cfg, Diagnostics& diags) {
   std::map<fs::path, std::set<fs::path>> listed;  // folder → the chapter files editions list there
   for (const auto& e : cfg.editions)
-    for (const auto& c : e.chapters) listed[cfg.root / e.folder].insert(c.file.lexically_normal());
+    if (!e.detected)  // a detected edition's chapters are its folder's chapter files: nothing is left out
+      for (const auto& c : e.chapters) listed[cfg.root / e.folder].insert(c.file.lexically_normal());
   for (const auto& [folder, files] : listed) {
     std::error_code ec;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
@@ -219,157 +221,117 @@ void warn_orphan_chapters(const Config& cfg, Diagnostics& diags) {
   }
 }
 
-}  // namespace
+// "book.toml:12": where a value of book.toml is, for --verbose.
+std::string origin_in(const fs::path& file, const toml::node* n) {
+  const SourceLoc at = loc_of(file, n);
+  return file.filename().string() + ":" + std::to_string(at.line);
+}
 
-std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
-  std::error_code ec;
-  fs::path root = fs::weakly_canonical(fs::absolute(root_in), ec);
-  // The book folder itself (a link to it pointed elsewhere is another book) and what it holds.
-  inputs::note_file(fs::absolute(root_in));
-  inputs::note_folder(root);
-  if (!fs::is_directory(root)) {
-    diags.error({root_in, 0, 0}, "book folder does not exist");
-    return std::nullopt;
+// The detected edition an [[edition]] table names, which it overrides or replaces: the same id, or the
+// same folder. Null when it declares a new edition.
+const Edition* named_detected(const Config& base, const toml::table& t, const fs::path& root) {
+  const auto id = t["id"].value<std::string>();
+  const auto folder = t["folder"].value<std::string>();
+  for (const auto& d : base.editions) {
+    const bool same_folder =
+        folder && (root / *folder).lexically_normal() == (root / d.folder).lexically_normal();
+    if ((id && *id == d.id) || same_folder) return &d;
   }
-  fs::path file = root / "book.toml";
-  if (!fs::exists(file)) return infer_config(root, diags);
+  return nullptr;
+}
 
-  // A book.toml is a page of settings: 1 MiB is far more than any needs.
-  constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
-  auto read = inputs::read_bounded(file, kMaxConfigBytes);
-  if (!read.ok()) {
-    diags.error({file, 0, 0}, inputs::read_problem(read, kMaxConfigBytes));
-    return std::nullopt;
-  }
-  auto parsed = tomlfile::parse(read.bytes, file);
-  if (!parsed.error.empty()) {
-    diags.error({file, parsed.line, parsed.col}, parsed.error);
-    return std::nullopt;
-  }
-  const toml::table& doc = parsed.table;
+void read_policies(Reader& r, const toml::table& policy, Config& cfg) {
+  r.known_keys(policy,
+               {"plain-references", "repository-links", "number-punctuation", "number-order", "section-order",
+                "edition-structure", "style"},
+               "[policy]");
+  // `style` sets the three style rules at once; a rule named on its own wins over it.
+  const Policy style = r.policy(policy, "style", cfg.number_punctuation);
+  if (policy.contains("style")) cfg.number_punctuation = cfg.number_order = cfg.section_order = style;
+  cfg.plain_references = r.policy(policy, "plain-references", cfg.plain_references);
+  cfg.repository_links = r.policy(policy, "repository-links", cfg.repository_links);
+  cfg.number_punctuation = r.policy(policy, "number-punctuation", cfg.number_punctuation);
+  cfg.number_order = r.policy(policy, "number-order", cfg.number_order);
+  cfg.section_order = r.policy(policy, "section-order", cfg.section_order);
+  cfg.edition_structure = r.policy(policy, "edition-structure", cfg.edition_structure);
+  for (const auto& [key, value] : policy)
+    cfg.origins["policy." + std::string(key.str())] = origin_in(r.file(), &value);
+}
 
-  Reader r(file, diags);
-  Config cfg;
-  cfg.root = root;
-  cfg.config_file = file;
-  // [publish] is read by `init --workflow` only (publish/publish_config.hpp).
-  r.known_keys(doc, {"book", "policy", "edition", "filter", "site", "pdf", "publish"}, "book.toml");
-
-  if (const auto* book = doc["book"].as_table()) {
-    r.known_keys(
-        *book,
-        {"title", "authors", "repository", "site-url", "favicon", "rights", "source-edition", "calculations"},
-        "[book]");
-    cfg.calculations = (root / r.str(*book, "calculations", "calculations")).lexically_normal();
-    if (auto c = PathGuard(root).confine(cfg.calculations); !c.ok())
-      diags.error(loc_of(file, book->get("calculations")), "calculations folder " + c.error);
-    cfg.title = r.str(*book, "title");
-    cfg.authors = r.str_list(*book, "authors");
-    cfg.repository = r.str(*book, "repository");
-    cfg.site_url = r.str(*book, "site-url");
-    if (const auto scheme = text::url_scheme(cfg.site_url);
-        !cfg.site_url.empty() && scheme != "https" && scheme != "http")
-      diags.error(
-          loc_of(file, book->get("site-url")),
-          "`site-url` must be an absolute http(s) address, such as \"https://owner.github.io/name/\"");
-    if (!cfg.site_url.empty() && cfg.site_url.back() != '/') cfg.site_url += '/';
-    if (auto icon = r.str(*book, "favicon"); !icon.empty()) {
-      auto c = PathGuard(root).confine(root / icon);
-      if (!c.ok())
-        diags.error(loc_of(file, book->get("favicon")), "favicon " + c.error);
-      else if (!fs::is_regular_file(c.path))
-        diags.error(loc_of(file, book->get("favicon")), "favicon `" + icon + "` does not exist");
-      else
-        cfg.favicon = c.path;
-    }
-    cfg.rights = r.str(*book, "rights");
-    cfg.source_edition = r.str(*book, "source-edition");
-  } else {
-    diags.error({file, 1, 1}, "missing [book] table");
+// One [[edition]]: over the detected edition it names (`start`, when it lists no `chapters` of its own:
+// then only the keys it gives change), or declared whole. Returns false when it is no table.
+bool read_edition(Reader& r, const toml::node& node, const Edition* start, Config& cfg,
+                  std::set<std::string>& ids) {
+  const fs::path& file = r.file();
+  Diagnostics& diags = r.diags();
+  const fs::path& root = cfg.root;
+  const auto* t = node.as_table();
+  if (!t) {
+    diags.error(loc_of(file, &node), "[[edition]] must be a table");
+    return false;
   }
-  if (const auto* policy = doc["policy"].as_table()) {
-    r.known_keys(
-        *policy,
-        {"plain-references", "repository-links", "number-punctuation", "number-order", "section-order"},
-        "[policy]");
-    cfg.plain_references = r.policy(*policy, "plain-references", cfg.plain_references);
-    cfg.repository_links = r.policy(*policy, "repository-links", cfg.repository_links);
-    cfg.number_punctuation = r.policy(*policy, "number-punctuation", cfg.number_punctuation);
-    cfg.number_order = r.policy(*policy, "number-order", cfg.number_order);
-    cfg.section_order = r.policy(*policy, "section-order", cfg.section_order);
-  }
-
-  const auto* editions = doc["edition"].as_array();
-  if (!editions || editions->empty()) {
-    diags.error({file, 1, 1}, "no [[edition]] defined");
-    return std::nullopt;
-  }
-  std::set<std::string> ids, paths, downloads;
+  r.known_keys(*t,
+               {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels",
+                "numbers", "cover", "lead-words", "download-name", "fonts", "pdf-cover"},
+               "[[edition]]");
+  Edition e = start ? *start : Edition{};
+  e.id = r.str(*t, "id", e.id);
+  const std::string detected_lang = e.lang;
+  e.lang = r.str(*t, "lang", e.lang);
+  if (e.id.empty()) diags.error(loc_of(file, &node), "[[edition]] needs an `id`");
+  if (e.lang.empty())
+    diags.error(loc_of(file, &node), "[[edition]] needs a BCP 47 `lang` such as \"zh-Hans\"");
+  if (!e.id.empty() && !ids.insert(e.id).second)
+    diags.error(loc_of(file, t->get("id")), "duplicate edition id `" + e.id + "`");
+  cfg.origins["edition." + e.id] =
+      start ? cfg.origins["edition." + e.id] + ", " + origin_in(file, &node) : origin_in(file, &node);
+  e.name = r.str(*t, "name", start && e.lang == detected_lang ? e.name : e.lang);
+  if (!start) cfg.origins.erase("edition." + e.id + ".title");  // what the layout read is not this edition's
+  e.title = r.str(*t, "title", start ? e.title : cfg.title);
+  if (t->contains("title")) cfg.origins["edition." + e.id + ".title"] = origin_in(file, t->get("title"));
+  e.subtitle = r.str(*t, "subtitle", e.subtitle);
+  e.folder = r.str(*t, "folder", start ? e.folder.generic_string() : e.id);
+  e.site_path = r.str(*t, "site-path", start ? e.site_path : e.id + "/");
+  e.cover = r.str(*t, "cover", e.cover.generic_string());
+  e.download_name = r.str(*t, "download-name", e.download_name);
   PathGuard guard(root);
-  for (const auto& node : *editions) {
-    const auto* t = node.as_table();
-    if (!t) {
-      diags.error(loc_of(file, &node), "[[edition]] must be a table");
-      continue;
-    }
-    r.known_keys(*t,
-                 {"id", "lang", "name", "title", "subtitle", "folder", "site-path", "chapters", "labels",
-                  "numbers", "cover", "lead-words", "download-name", "fonts", "pdf-cover"},
-                 "[[edition]]");
-    Edition e;
-    e.id = r.str(*t, "id");
-    e.lang = r.str(*t, "lang");
-    if (e.id.empty()) diags.error(loc_of(file, &node), "[[edition]] needs an `id`");
-    if (e.lang.empty())
-      diags.error(loc_of(file, &node), "[[edition]] needs a BCP 47 `lang` such as \"zh-Hans\"");
-    if (!e.id.empty() && !ids.insert(e.id).second)
-      diags.error(loc_of(file, t->get("id")), "duplicate edition id `" + e.id + "`");
-    e.name = r.str(*t, "name", e.lang);
-    e.title = r.str(*t, "title", cfg.title);
-    e.subtitle = r.str(*t, "subtitle");
-    e.folder = r.str(*t, "folder", e.id);
-    e.site_path = r.str(*t, "site-path", e.id + "/");
-    e.cover = r.str(*t, "cover");
-    e.download_name = r.str(*t, "download-name");
-    // Every path book.toml names stays inside the book (folders, chapters, cover), and every output
-    // path inside --out (the edition id names files, site-path a folder of the site).
-    if (!e.id.empty() && (!is_safe_relative(e.id) || e.id.find('/') != std::string::npos || e.id == "."))
-      diags.error(loc_of(file, t->get("id")),
-                  "edition id `" + e.id + "` must be a plain name (it names output files)");
-    if (!is_safe_relative(e.folder.generic_string()) || !guard.confine(root / e.folder).ok())
-      diags.error(loc_of(file, t->get("folder")),
-                  "edition folder `" + e.folder.generic_string() + "` is outside the book");
-    if (!e.download_name.empty() && !is_download_name(e.download_name))
-      diags.error(loc_of(file, t->get("download-name")),
-                  "download-name `" + e.download_name +
-                      "` must be a plain file name without extension (letters, digits, `-`, `_`, `.`)");
-    else if (!e.download_name.empty() && !downloads.insert(e.download_name).second)
-      diags.error(loc_of(file, t->get("download-name")),
-                  "two editions share download-name `" + e.download_name + "`");
-    if (!is_safe_relative(e.site_path))
-      diags.error(loc_of(file, t->get("site-path")),
-                  "site-path `" + e.site_path +
-                      "` must be a relative folder inside the site (no `..`, not absolute)");
-    inputs::note_folder(root / e.folder);  // its chapters, its cover.png or cover.jpg
-    if (!e.cover.empty()) {
-      auto cover = guard.confine(root / e.folder / e.cover);
-      if (!cover.ok())
-        diags.error(loc_of(file, t->get("cover")),
-                    "cover image `" + e.cover.generic_string() + "` " + cover.error);
-      else if (!fs::is_regular_file(cover.path))
-        diags.error(loc_of(file, t->get("cover")),
-                    "cover image `" + (e.folder / e.cover).generic_string() + "` does not exist");
-    }
-    if (!e.site_path.empty() && e.site_path.back() != '/') e.site_path += '/';
-    if (!paths.insert(e.site_path).second)
-      diags.error(loc_of(file, t->get("site-path")), "two editions share site path `" + e.site_path + "`");
+  // Every path book.toml names stays inside the book (folders, chapters, cover), and every output
+  // path inside --out (the edition id names files, site-path a folder of the site).
+  if (!e.id.empty() && (!is_safe_relative(e.id) || e.id.find('/') != std::string::npos || e.id == "."))
+    diags.error(loc_of(file, t->get("id")),
+                "edition id `" + e.id + "` must be a plain name (it names output files)");
+  if (!is_safe_relative(e.folder.generic_string()) || !guard.confine(root / e.folder).ok())
+    diags.error(loc_of(file, t->get("folder")),
+                "edition folder `" + e.folder.generic_string() + "` is outside the book");
+  if (!e.download_name.empty() && !is_download_name(e.download_name))
+    diags.error(loc_of(file, t->get("download-name")),
+                "download-name `" + e.download_name +
+                    "` must be a plain file name without extension (letters, digits, `-`, `_`, `.`)");
+  if (!is_safe_relative(e.site_path))
+    diags.error(
+        loc_of(file, t->get("site-path")),
+        "site-path `" + e.site_path + "` must be a relative folder inside the site (no `..`, not absolute)");
+  inputs::note_folder(root / e.folder);  // its chapters, its cover.png or cover.jpg
+  if (!e.cover.empty()) {
+    auto cover = guard.confine(root / e.folder / e.cover);
+    if (!cover.ok())
+      diags.error(loc_of(file, t->get("cover")),
+                  "cover image `" + e.cover.generic_string() + "` " + cover.error);
+    else if (!fs::is_regular_file(cover.path))
+      diags.error(loc_of(file, t->get("cover")),
+                  "cover image `" + (e.folder / e.cover).generic_string() + "` does not exist");
+  }
+  if (!e.site_path.empty() && e.site_path.back() != '/') e.site_path += '/';
+  if (!start || e.lang != detected_lang) {
     e.labels = default_labels(e.lang);
     e.numbers = default_numbers(e.lang);
-    if (const auto* l = t->get_as<toml::table>("labels")) read_labels(r, *l, e.labels);
-    if (const auto* n = t->get_as<toml::table>("numbers")) read_numbers(r, *n, e.numbers);
-    if (const auto* w = t->get_as<toml::table>("lead-words")) read_lead_words(r, *w, e.lead_words);
+  }
+  if (const auto* l = t->get_as<toml::table>("labels")) read_labels(r, *l, e.labels);
+  if (const auto* n = t->get_as<toml::table>("numbers")) read_numbers(r, *n, e.numbers);
+  if (const auto* w = t->get_as<toml::table>("lead-words")) read_lead_words(r, *w, e.lead_words);
 
-    const toml::node* chapters_node = t->get("chapters");
+  if (const toml::node* chapters_node = t->get("chapters")) {
+    e.chapters.clear();
     std::set<std::string> keys;
     for (const auto& name : r.str_list(*t, "chapters")) {
       auto entry = chapter_from_file(name);
@@ -390,19 +352,216 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
                     "chapter file `" + (e.folder / entry->file).generic_string() + "` does not exist");
       e.chapters.push_back(*entry);
     }
-    if (e.chapters.empty() && chapters_node == nullptr)
-      diags.error(loc_of(file, &node), "edition `" + e.id + "` lists no `chapters`");
-    cfg.editions.push_back(std::move(e));
+  } else if (!start) {
+    diags.error(loc_of(file, &node), "edition `" + e.id + "` lists no `chapters`");
   }
+  cfg.editions.push_back(std::move(e));
+  return true;
+}
+
+// The editions: the detected ones in the layout's order, each replaced in place by the [[edition]]
+// that names it, then the editions book.toml declares anew, in its order.
+void read_editions(Reader& r, const toml::array& tables, const Config& base, Config& cfg) {
+  Diagnostics& diags = r.diags();
+  const fs::path& file = r.file();
+  std::vector<const toml::node*> named(base.editions.size(), nullptr), declared;
+  for (const auto& node : tables) {
+    const Edition* d = node.as_table() ? named_detected(base, *node.as_table(), cfg.root) : nullptr;
+    if (d && !named[d - base.editions.data()])
+      named[d - base.editions.data()] = &node;
+    else
+      declared.push_back(&node);
+  }
+  cfg.editions.clear();
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < base.editions.size(); ++i) {
+    const Edition& d = base.editions[i];
+    if (!named[i]) {
+      // An [[edition]] that named another detected edition may still take this one's id or folder.
+      const bool taken = std::any_of(tables.begin(), tables.end(), [&](const toml::node& n) {
+        const auto* t = n.as_table();
+        const auto folder = t ? (*t)["folder"].value<std::string>() : std::nullopt;
+        return t && ((*t)["id"].value<std::string>() == d.id ||
+                     (folder &&
+                      (cfg.root / *folder).lexically_normal() == (cfg.root / d.folder).lexically_normal()));
+      });
+      if (taken) continue;
+      ids.insert(d.id);
+      cfg.editions.push_back(d);
+      continue;
+    }
+    // An [[edition]] listing its own `chapters` (or another id) declares the edition whole.
+    const auto* t = named[i]->as_table();
+    const auto folder = (*t)["folder"].value<std::string>();
+    const bool over =
+        !t->contains("chapters") && (*t)["id"].value<std::string>() == d.id &&
+        (!folder || (cfg.root / *folder).lexically_normal() == (cfg.root / d.folder).lexically_normal());
+    read_edition(r, *named[i], over ? &d : nullptr, cfg, ids);
+  }
+  for (const auto* node : declared) read_edition(r, *node, nullptr, cfg, ids);
+  // Checks across editions, once every edition is known.
+  std::set<std::string> paths, downloads;
+  for (const auto& e : cfg.editions) {
+    const toml::node* at = nullptr;
+    for (const auto& node : tables)
+      if (const auto* t = node.as_table(); t && t->get("id") && t->get("id")->value<std::string>() == e.id)
+        at = &node;
+    if (!paths.insert(e.site_path).second)
+      diags.error(
+          loc_of(file, at && at->as_table()->get("site-path") ? at->as_table()->get("site-path") : at),
+          "two editions share site path `" + e.site_path + "`");
+    if (!e.download_name.empty() && !downloads.insert(e.download_name).second)
+      diags.error(
+          loc_of(file,
+                 at && at->as_table()->get("download-name") ? at->as_table()->get("download-name") : at),
+          "two editions share download-name `" + e.download_name + "`");
+  }
+}
+
+// What book.toml did not give, from the repository and the layout: `repository` from the Git remote,
+// the title from the repository's name when no file names the book, each edition's title from the book's.
+void finish_config(Config& cfg) {
+  if (cfg.repository.empty()) {
+    cfg.repository = repo::remote_web_url(cfg.root);
+    if (!cfg.repository.empty()) cfg.origins["repository"] = "git remote of " + cfg.root.filename().string();
+  }
+  if (cfg.title.empty() && !cfg.source().title.empty()) {
+    cfg.title = cfg.source().title;
+    const auto own = cfg.origins.find("edition." + cfg.source_edition + ".title");
+    cfg.origins["title"] = own != cfg.origins.end() ? own->second : "the source edition's title";
+  }
+  if (cfg.title.empty()) {
+    const std::string url = repo::normalize_repository_url(cfg.repository);
+    cfg.title = url.empty() ? cfg.root.filename().string() : url.substr(url.find_last_of('/') + 1);
+  }
+  for (auto& e : cfg.editions)
+    if (e.title.empty()) e.title = cfg.title;
+}
+
+}  // namespace
+
+std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
+  std::error_code ec;
+  fs::path root = fs::weakly_canonical(fs::absolute(root_in), ec);
+  // The book folder itself (a link to it pointed elsewhere is another book) and what it holds.
+  inputs::note_file(fs::absolute(root_in));
+  inputs::note_folder(root);
+  if (!fs::is_directory(root)) {
+    diags.error({root_in, 0, 0}, "book folder does not exist");
+    return std::nullopt;
+  }
+  // What the layout implies is the base; book.toml overrides only what it names.
+  fs::path file = root / "book.toml";
+  inputs::note_file(file);
+  if (!fs::exists(file)) {
+    auto cfg = infer_config(root, diags);
+    if (!cfg) return std::nullopt;
+    finish_config(*cfg);
+    warn_missing_metadata(*cfg, diags);
+    return cfg;
+  }
+  const Config base = detect_layout(root);
+
+  // A book.toml is a page of settings: 1 MiB is far more than any needs.
+  constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+  auto read = inputs::read_bounded(file, kMaxConfigBytes);
+  if (!read.ok()) {
+    diags.error({file, 0, 0}, inputs::read_problem(read, kMaxConfigBytes));
+    return std::nullopt;
+  }
+  auto parsed = tomlfile::parse(read.bytes, file);
+  if (!parsed.error.empty()) {
+    diags.error({file, parsed.line, parsed.col}, parsed.error);
+    return std::nullopt;
+  }
+  const toml::table& doc = parsed.table;
+
+  Reader r(file, diags);
+  Config cfg = base;
+  cfg.root = root;
+  cfg.config_file = file;
+  cfg.calculations = root / "calculations";
+  // [publish] is read by `init --workflow` only (publish/publish_config.hpp).
+  r.known_keys(doc, {"book", "policy", "edition", "filter", "site", "pdf", "publish"}, "book.toml");
+
+  const std::string inferred_title_at = cfg.origins.count("title") ? cfg.origins.at("title") : "";
+  if (const auto* book = doc["book"].as_table()) {
+    r.known_keys(
+        *book,
+        {"title", "authors", "repository", "site-url", "favicon", "rights", "source-edition", "calculations"},
+        "[book]");
+    for (const auto& [key, value] : *book) cfg.origins[std::string(key.str())] = origin_in(file, &value);
+    cfg.calculations = (root / r.str(*book, "calculations", "calculations")).lexically_normal();
+    if (auto c = PathGuard(root).confine(cfg.calculations); !c.ok())
+      diags.error(loc_of(file, book->get("calculations")), "calculations folder " + c.error);
+    cfg.title = r.str(*book, "title", cfg.title);
+    // The book's title replaces what was read for it (the README's heading), not an edition's own.
+    if (book->contains("title"))
+      for (auto& e : cfg.editions)
+        if (auto at = cfg.origins.find("edition." + e.id + ".title");
+            at == cfg.origins.end() || at->second == inferred_title_at)
+          e.title = cfg.title;
+    if (book->contains("authors")) cfg.authors = r.str_list(*book, "authors");
+    cfg.repository = r.str(*book, "repository", cfg.repository);
+    cfg.site_url = r.str(*book, "site-url");
+    if (const auto scheme = text::url_scheme(cfg.site_url);
+        !cfg.site_url.empty() && scheme != "https" && scheme != "http")
+      diags.error(
+          loc_of(file, book->get("site-url")),
+          "`site-url` must be an absolute http(s) address, such as \"https://owner.github.io/name/\"");
+    if (!cfg.site_url.empty() && cfg.site_url.back() != '/') cfg.site_url += '/';
+    if (auto icon = r.str(*book, "favicon"); !icon.empty()) {
+      auto c = PathGuard(root).confine(root / icon);
+      if (!c.ok())
+        diags.error(loc_of(file, book->get("favicon")), "favicon " + c.error);
+      else if (!fs::is_regular_file(c.path))
+        diags.error(loc_of(file, book->get("favicon")), "favicon `" + icon + "` does not exist");
+      else
+        cfg.favicon = c.path;
+    }
+    cfg.rights = r.str(*book, "rights");
+    cfg.source_edition = r.str(*book, "source-edition", cfg.source_edition);
+  } else if (base.editions.empty()) {
+    diags.error({file, 1, 1}, "missing [book] table");
+  }
+
+  const auto* editions = doc["edition"].as_array();
+  if ((!editions || editions->empty()) && base.editions.empty()) {
+    diags.error({file, 1, 1},
+                "no [[edition]] defined, and the folder does not have a known book layout "
+                "(manuscripts/NN-*.md, book-en/chapterNN.md, ...) to take the editions from; see "
+                "docs/configuration.md");
+    return std::nullopt;
+  }
+  if (editions) read_editions(r, *editions, base, cfg);
+  // The layout's lenient policies suit its editions; a book whose book.toml declares every edition whole
+  // has been set up for bookbuild's checks, and starts from the strict defaults.
+  if (std::none_of(cfg.editions.begin(), cfg.editions.end(), [](const Edition& e) { return e.detected; })) {
+    const Config strict;
+    cfg.plain_references = strict.plain_references;
+    cfg.edition_structure = strict.edition_structure;
+  }
+  if (const auto* policy = doc["policy"].as_table()) read_policies(r, *policy, cfg);
   warn_orphan_chapters(cfg, diags);
-  if (cfg.source_edition.empty() && !cfg.editions.empty()) cfg.source_edition = cfg.editions.front().id;
+  // Unless book.toml names it: the layout's source edition, while book.toml has not replaced it.
+  const bool source_given = doc["book"]["source-edition"].node() != nullptr;
+  if (!cfg.editions.empty() &&
+      (cfg.source_edition.empty() || (!source_given && !cfg.edition(cfg.source_edition))))
+    cfg.source_edition = cfg.editions.front().id;
+  if (cfg.editions.empty()) return std::nullopt;
   if (!cfg.edition(cfg.source_edition)) {
     diags.error(loc_of(file, doc["book"]["source-edition"].node()),
                 "source edition `" + cfg.source_edition + "` is not one of the [[edition]] ids");
     return std::nullopt;
   }
-  if (cfg.title.empty()) cfg.title = cfg.source().title;
-  if (cfg.editions.empty()) return std::nullopt;
+  // An edition's title book.toml gives is the book's title before one read from the README.
+  if (const auto own = cfg.origins.find("edition." + cfg.source_edition + ".title");
+      !doc["book"]["title"].node() && own != cfg.origins.end() && own->second.starts_with("book.toml:")) {
+    cfg.title = cfg.source().title;
+    cfg.origins["title"] = own->second;
+  }
+  finish_config(cfg);
+  warn_missing_metadata(cfg, diags);
   read_filter_entries(doc, cfg, diags);
   read_print_config(doc, cfg, diags);
   if (const auto* site = doc["site"].as_table()) read_site_config(*site, file, cfg, diags);

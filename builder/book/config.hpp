@@ -76,6 +76,9 @@ struct Edition {
   // the real layout without book.toml, `[site] mkdocs-ids` otherwise.
   bool mkdocs_ids = false;
   PrintLook print;
+  // Found in the real book's layout (layout.cpp) rather than declared whole in book.toml: what the
+  // layout implies for it (MkDocs addresses, release download names) stays unless book.toml says.
+  bool detected = false;
 };
 
 enum class Policy { Error, Warning, Ignore };
@@ -111,6 +114,14 @@ struct Config {
   Policy number_punctuation = Policy::Warning;  // a hand number written "9.1" or "9–1" instead of "9-1"
   Policy number_order = Policy::Warning;        // a hand number out of order or of another chapter
   Policy section_order = Policy::Warning;       // a hand section number out of order
+  // A translation whose labels or numbered elements differ from the source edition's (check/parity):
+  // an error for editions book.toml declares, a warning for a detected layout, whose translations are
+  // made from older commits of the source and lag it.
+  Policy edition_structure = Policy::Error;
+  // Where each value came from, for `--verbose` and for messages: "title" → "README.md:1",
+  // "repository" → "git remote `origin`", "edition.zh-tw" → "layout: book-zh-tw/". Only values that
+  // were looked for are listed; a value book.toml gives says "book.toml:LINE".
+  std::map<std::string, std::string> origins;
   // Old site addresses that become redirect pages to a chapter (`[site] redirects`, site/redirects.hpp).
   struct Redirect {
     std::string from;     // a path of the site, "old/intro.html"
@@ -137,7 +148,16 @@ std::optional<ChapterEntry> chapter_from_file(const std::filesystem::path& file)
 // configuration cannot be used at all.
 std::optional<Config> load_config(const std::filesystem::path& root, Diagnostics& diags);
 
-// The layout inference alone (used by load_config when there is no book.toml).
+// The layout inference alone: the editions of the real book's folder layout with their chapters,
+// titles and what the layout implies (docs/configuration.md, "Zero-config"). It is the base that
+// book.toml overrides; with no book.toml and no such layout it is an error.
 std::optional<Config> infer_config(const std::filesystem::path& root, Diagnostics& diags);
+
+// The same without diagnostics: a Config with no editions when the folder has no known layout.
+Config detect_layout(const std::filesystem::path& root);
+
+// Warnings for what neither book.toml nor the repository gave (a title, ...), once book.toml is read:
+// each names a file that exists (book.toml when there is one, else the book folder).
+void warn_missing_metadata(const Config& cfg, Diagnostics& diags);
 
 }  // namespace bb::book

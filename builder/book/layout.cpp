@@ -1,4 +1,4 @@
-// Zero-config: recognises the real book's folder layout when there is no book.toml.
+// The real book's folder layout, the base of every configuration (book.toml overrides what it names):
 //   manuscripts/NN-*.md            Simplified Chinese, the source edition (00 is the preface)
 //   book-en/introduction.md, chapterNN.md        English
 //   book-zh-tw/introduction.md, chapterNN.md     Traditional Chinese
@@ -9,6 +9,7 @@
 #include "book/config.hpp"
 #include "book/layout_meta.hpp"
 #include "book/output_names.hpp"
+#include "book/paths.hpp"
 #include "inputs/inputs.hpp"
 #include "lang/language.hpp"
 
@@ -39,7 +40,7 @@ std::vector<ChapterEntry> scan_chapters(const fs::path& folder) {
 
 }  // namespace
 
-std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
+Config detect_layout(const fs::path& root) {
   struct Known {
     const char* id;
     const char* lang;
@@ -58,7 +59,8 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
   for (const auto& k : known) {
     fs::path folder = root / k.folder;
     inputs::note_file(folder);
-    if (!fs::is_directory(folder)) continue;
+    // A layout folder that is a link leading out of the book is not the book's: nothing is read there.
+    if (!fs::is_directory(folder) || !PathGuard(root).confine(folder).ok()) continue;
     auto chapters = scan_chapters(folder);
     if (chapters.empty()) continue;
     Edition e;
@@ -72,21 +74,31 @@ std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
     e.labels = default_labels(e.lang);
     e.numbers = default_numbers(e.lang);
     e.mkdocs_ids = true;  // the real book's site was MkDocs: its readers' links name those ids
+    e.detected = true;
+    cfg.origins["edition." + e.id] = "layout: " + std::string(k.folder) + "/";
     cfg.editions.push_back(std::move(e));
   }
+  if (cfg.editions.empty()) return cfg;
+  // The source edition is the original if present, else the first found; it is served at the root, so
+  // a folder holding only book-zh-tw/ has its site at the root (docs/configuration.md).
+  cfg.source_edition = cfg.editions.front().id;
+  cfg.editions.front().site_path = "";
+  infer_metadata(root, cfg);  // titles per edition, subtitles, authors
+  // A book that has not been set up for the checks yet: dangling hand-written references warn, and its
+  // translations, made from older commits of the source, may lag it without blocking a build.
+  cfg.plain_references = Policy::Warning;
+  cfg.edition_structure = Policy::Warning;
+  return cfg;
+}
+
+std::optional<Config> infer_config(const fs::path& root, Diagnostics& diags) {
+  Config cfg = detect_layout(root);
   if (cfg.editions.empty()) {
     diags.error({root, 0, 0},
                 "no book.toml, and the folder does not have a known book layout (manuscripts/NN-*.md, "
                 "book-en/chapterNN.md, ...); see docs/configuration.md");
     return std::nullopt;
   }
-  // The source edition is the original if present, else the first found; it is served at the root, so
-  // a folder holding only book-zh-tw/ has its site at the root (docs/configuration.md).
-  cfg.source_edition = cfg.editions.front().id;
-  cfg.editions.front().site_path = "";
-  infer_metadata(root, cfg, diags);  // titles per edition, subtitles, authors
-  // A book that has not been set up for the checks yet: dangling hand-written references warn.
-  cfg.plain_references = Policy::Warning;
   return cfg;
 }
 

@@ -20,41 +20,76 @@ struct Head {
   std::string title;
   std::string lead;  // the first paragraph's bold lead, `**…**`
   std::string author;
+  std::string title_at, author_at;  // "README.md:1": where each was read, for --verbose
 };
 
 std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
   std::size_t b = 0;
-  while (b < s.size() && s[b] == ' ') ++b;
+  while (b < s.size() && (s[b] == ' ' || s[b] == '\t')) ++b;
   return s.substr(b);
 }
 
-// The first `# ` heading, the bold lead of the paragraph after it, and an author line
-// ("作者：…", "Author: …", "（李博杰 著）").
-Head read_head(const fs::path& file) {
+// A heading's text as a title: no closing `#`s, no `{#id}`, no HTML tags, and no book-title brackets
+// around the whole (`《…》` names a book inside a sentence; as the title itself they are not shown).
+std::string title_text(std::string t) {
+  if (auto brace = t.find(" {"); brace != std::string::npos && !t.empty() && t.back() == '}') t.erase(brace);
+  t = trim(t);
+  while (!t.empty() && t.back() == '#') t.pop_back();
+  t = trim(std::regex_replace(t, std::regex("<[^>]*>"), ""));
+  static const std::string open = "《", close = "》";
+  if (t.starts_with(open) && t.ends_with(close) && t.find(close) == t.size() - close.size())
+    t = t.substr(open.size(), t.size() - open.size() - close.size());
+  return trim(t);
+}
+
+// The first level-1 heading (`# …`, a setext `…` over `===`, or an HTML `<h1>`), the bold lead of the
+// paragraph after it, and an author line ("作者：…", "Author: …", "（李博杰 著）").
+Head read_head(const fs::path& file, const fs::path& root) {
   Head h;
   inputs::note_file(file);
   std::ifstream in(file);
-  std::string line;
+  std::string line, previous;
   bool fenced = false;
+  int number = 0;
+  const std::string name = file.lexically_relative(root).generic_string();
+  auto at = [&](int n) { return name + ":" + std::to_string(n); };
   static const std::regex author_line(
-      R"(^\s*(?:\*\*)?(?:作者|作者們|Authors?|By)(?:\*\*)?\s*(?::|：|\*\*(?::|：)\*\*)\s*(.+?)\s*$)",
+      R"(^\s*(?:\*\*)?(?:作者|作者們|作者们|Authors?|By)(?:\*\*)?\s*(?::|：|\*\*(?::|：)\*\*)\s*(.+?)\s*$)",
       std::regex::icase);
   static const std::regex author_note(R"([（(]([^（()）]{1,40}?)\s*著[）)])");
+  static const std::regex html_h1(R"(<h1[^>]*>(.*?)</h1>)", std::regex::icase);
   while (std::getline(in, line)) {
-    if (line.starts_with("```")) fenced = !fenced;
-    if (fenced) continue;
-    if (h.title.empty() && line.starts_with("# ")) {
-      std::string t = line.substr(2);
-      if (auto brace = t.find(" {"); brace != std::string::npos && !t.empty() && t.back() == '}')
-        t.erase(brace);
-      h.title = trim(t);
+    ++number;
+    if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 byte order mark
+    if (trim(line).starts_with("```") || trim(line).starts_with("~~~")) fenced = !fenced;
+    if (fenced) {
+      previous.clear();
       continue;
     }
     std::smatch m;
+    if (h.title.empty()) {
+      const std::string t = trim(line);
+      std::string found;
+      if (t.starts_with("# "))
+        found = title_text(t.substr(2));
+      else if (std::regex_search(line, m, html_h1))
+        found = title_text(m[1].str());
+      else if (!t.empty() && t.find_first_not_of('=') == std::string::npos && !trim(previous).empty())
+        found = title_text(trim(previous));
+      if (!found.empty()) {
+        h.title = found;
+        h.title_at = at(t.starts_with("=") ? number - 1 : number);
+        previous.clear();
+        continue;
+      }
+    }
+    previous = line;
     if (h.author.empty() &&
-        (std::regex_search(line, m, author_line) || std::regex_search(line, m, author_note)))
+        (std::regex_search(line, m, author_line) || std::regex_search(line, m, author_note))) {
       h.author = trim(m[1].str());
+      h.author_at = at(number);
+    }
     if (!h.title.empty() && h.lead.empty() && line.starts_with("**")) {
       auto close = line.find("**", 2);
       if (close != std::string::npos) h.lead = trim(line.substr(2, close - 2));
@@ -74,20 +109,29 @@ bool is_preface_word(const std::string& heading) {
 Head edition_head(const fs::path& root, const Edition& e, bool is_source) {
   Head out;
   auto take = [&](const Head& h, bool title_ok) {
-    if (out.title.empty() && title_ok && !h.title.empty()) out.title = h.title;
+    if (out.title.empty() && title_ok && !h.title.empty()) {
+      out.title = h.title;
+      out.title_at = h.title_at;
+    }
     if (out.lead.empty()) out.lead = h.lead;
-    if (out.author.empty()) out.author = h.author;
+    if (out.author.empty()) {
+      out.author = h.author;
+      out.author_at = h.author_at;
+    }
   };
-  if (fs::path home = markdown_home(root, e, is_source); !home.empty()) take(read_head(home), true);
+  if (fs::path home = markdown_home(root, e, is_source); !home.empty()) take(read_head(home, root), true);
   for (const auto& c : e.chapters)
     if (c.number == 0) {
-      Head p = read_head(root / e.folder / c.file);
+      if (!PathGuard(root).confine(root / e.folder / c.file).ok()) continue;  // a link out of the book
+      Head p = read_head(root / e.folder / c.file, root);
       p.lead.clear();  // a preface's first bold words are not the book's subtitle
       take(p, !is_preface_word(p.title));
     }
   if (is_source)
     for (const fs::path& readme : {root / "README.md", root / e.folder / "README.md"}) {
-      Head r = read_head(readme);
+      PathGuard guard(root);
+      if (const ConfinedPath c = guard.confine(readme); !c.ok() || !fs::is_regular_file(c.status)) continue;
+      Head r = read_head(readme, root);
       r.lead.clear();
       take(r, true);
     }
@@ -111,33 +155,47 @@ fs::path markdown_home(const fs::path& root, const Edition& e, bool is_source) {
   return {};
 }
 
-void infer_metadata(const fs::path& root, Config& cfg, Diagnostics& diags) {
-  std::string author;
+void infer_metadata(const fs::path& root, Config& cfg) {
+  std::string author, author_at;
   for (auto& e : cfg.editions) {
     const bool is_source = e.id == cfg.source_edition;
     Head h = edition_head(root, e, is_source);
     e.title = h.title;
     e.subtitle = h.lead;
-    if (author.empty() || is_source) author = h.author.empty() ? author : h.author;
+    if (!h.title.empty()) cfg.origins["edition." + e.id + ".title"] = h.title_at;
+    if (!h.author.empty() && (author.empty() || is_source)) {
+      author = h.author;
+      author_at = h.author_at;
+    }
+    if (is_source && !h.title.empty()) {
+      cfg.title = h.title;
+      cfg.origins["title"] = h.title_at;
+    }
   }
-  Edition& source = cfg.editions.front();
-  if (source.title.empty()) {
-    source.title = root.filename().string();
-    diags.warning(
-        {root, 0, 0},
-        "no title found (no README.md heading, no website/index.md, and the preface's heading is only \"" +
-            source.labels.preface + "\"): using the folder name `" + source.title +
-            "`; set it with `[book] title = \"…\"` in book.toml");
+  if (!author.empty()) {
+    cfg.authors = {author};
+    cfg.origins["authors"] = author_at;
   }
-  cfg.title = source.title;
-  for (auto& e : cfg.editions)
-    if (e.title.empty()) {
-      e.title = source.title;
-      diags.warning({root / e.folder, 0, 0},
+}
+
+void warn_missing_metadata(const Config& cfg, Diagnostics& diags) {
+  // The place of a warning is a file that exists: book.toml when there is one, else the book folder.
+  const fs::path at = cfg.config_file.empty() ? cfg.root : cfg.config_file;
+  if (cfg.origins.count("title") == 0) {
+    const Edition& source = cfg.source();
+    diags.warning({at, 0, 0},
+                  "no title found (no README.md heading, no website/index.md, and the preface's heading is "
+                  "only \"" +
+                      source.labels.preface + "\"): the book is called `" + cfg.title +
+                      "` (the name of the repository, else of its folder); set it with `[book] title = "
+                      "\"…\"` in book.toml");
+  }
+  for (const auto& e : cfg.editions)
+    if (e.detected && cfg.origins.count("edition." + e.id + ".title") == 0 && e.id != cfg.source_edition &&
+        cfg.origins.count("title") != 0 && cfg.origins.at("title").find("book.toml") == std::string::npos)
+      diags.warning({cfg.root / e.folder, 0, 0},
                     "edition `" + e.id + "` has no title of its own (no website/index." + e.id +
                         ".md heading, no preface heading naming the book): it shows the source edition's");
-    }
-  if (!author.empty()) cfg.authors = {author};
 }
 
 }  // namespace bb::book

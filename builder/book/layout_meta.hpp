@@ -14,8 +14,9 @@ namespace bb::book {
 // `website/index.md`). Empty when the book has none, or when the file lies outside the book.
 std::filesystem::path markdown_home(const std::filesystem::path& root, const Edition& e, bool is_source);
 
-// Fills `title` and `subtitle` of every edition of `cfg` and `cfg.title`/`cfg.authors`
-// (docs/configuration.md, "Zero-config"); what cannot be found is warned about.
-void infer_metadata(const std::filesystem::path& root, Config& cfg, Diagnostics& diags);
+// Fills `title` and `subtitle` of every edition of `cfg` and `cfg.title`/`cfg.authors` from what the
+// book's files say (docs/configuration.md, "Zero-config"), recording in `cfg.origins` where each was
+// read; what is not found stays empty (warn_missing_metadata reports it once book.toml is read).
+void infer_metadata(const std::filesystem::path& root, Config& cfg);
 
 }  // namespace bb::book

@@ -133,6 +133,8 @@ std::unique_ptr<CLI::App> build_app(Context& ctx, Defined defined) {
                   "Fail (exit 1) when a run reports more than N warnings (default: no limit)")
       ->check(CLI::NonNegativeNumber)
       ->type_name("N");
+  app->add_flag("-v,--verbose", ctx.global.verbose,
+                "Also say where each configuration value came from (book.toml, README, Git remote, layout)");
   app->add_option("--progress", raw->progress,
                   "Show a status line for long work (XeLaTeX passes, figures, pages): auto (default: only "
                   "when stderr is a terminal and TERM is not dumb), always, never; -q means never")

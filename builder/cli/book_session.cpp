@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "book/config_report.hpp"
 #include "book/parse_store.hpp"
 #include "bookfilters/filtered_store.hpp"
 #include "cli/calc_evaluator.hpp"
@@ -81,7 +82,12 @@ namespace {
 std::optional<book::Config> load_checked_config(const Context& ctx, Diagnostics& diags) {
   auto config = book::load_config(ctx.global.book_dir, diags);
   if (!config) return std::nullopt;
-  if (!ctx.global.repository.empty()) config->repository = ctx.global.repository;
+  if (!ctx.global.repository.empty()) {
+    config->repository = ctx.global.repository;
+    config->origins["repository"] = "--repository";
+  }
+  if (ctx.global.verbose && !ctx.global.quiet)
+    for (const auto& line : book::describe_config(*config)) std::cerr << "config: " << line << '\n';
   refuse_outputs_over_sources(*config, ctx.global.out_dir, diags);
   writers::use_book_templates(config->root / "templates");  // the book's own look, where it has one
   return config;

@@ -26,7 +26,9 @@ void define_chart_command(CLI::App* sub, Context& ctx) {
     const book::Edition* e = nullptr;
     if (config) {
       e = edition->empty() ? &config->source() : config->edition(*edition);
-      if (!e) s.diags.error({config->config_file, 0, 0}, "no edition `" + *edition + "` in book.toml");
+      if (!e)
+        s.diags.error({config->config_file.empty() ? config->root : config->config_file, 0, 0},
+                      "no edition `" + *edition + "` in this book");
     }
     std::optional<filters::Evaluator> evaluate;
     if (e) {

@@ -26,6 +26,7 @@ struct GlobalOptions {
   bool out_given = false;
   bool quiet = false;      // --quiet: no progress output; diagnostics one line each
   long max_warnings = -1;  // --max-warnings N: more warnings than N fail the run; -1: no limit
+  bool verbose = false;    // --verbose: also where each configuration value came from
   std::string repository;  // --repository URL: overrides [book] repository for every output
 };
 

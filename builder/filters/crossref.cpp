@@ -9,6 +9,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <string_view>
 
 #include "lang/language.hpp"
 #include "text/suggest.hpp"
@@ -27,9 +29,39 @@ class Resolver {
   Resolver(book::Chapter& c, const CrossRefContext& ctx, Diagnostics& d)
       : c_(c), ctx_(ctx), diags_(d), scanner_(ctx.edition.lang, ctx.edition.lead_words) {}
 
-  void run() { blocks(c_.root.children); }
+  void run() {
+    doc::walk(c_.root, [&](const Node& n) {
+      if (n.kind == Kind::Link) note_path_numbers(n.url());
+      if (n.kind == Kind::Code) note_path_numbers(n.text);
+    });
+    blocks(c_.root.children);
+  }
 
  private:
+  // The numbers the chapter's paths carry as a folder or file name of their own: `experiments/ch08/08-03/`
+  // names run 8-3 of the repository, `results/4-2.md` item 4-2. A reader takes "实验 8-3" beside such a
+  // path for that run, not for a numbered element of the book: it is no dangling reference.
+  void note_path_numbers(std::string_view path) {
+    if (path.find('/') == std::string_view::npos) return;
+    std::size_t at = 0;
+    while (at <= path.size()) {
+      std::size_t end = path.find_first_of("/ ", at);
+      if (end == std::string_view::npos) end = path.size();
+      std::string_view seg = path.substr(at, end - at);
+      while (!seg.empty() && std::isalpha(static_cast<unsigned char>(seg.front()))) seg.remove_prefix(1);
+      std::size_t n = 0;
+      while (n < seg.size() && std::isdigit(static_cast<unsigned char>(seg[n]))) ++n;
+      if (n > 0 && n <= 3 && n < seg.size() && (seg[n] == '-' || seg[n] == '_' || seg[n] == '.')) {
+        std::size_t m = n + 1;
+        while (m < seg.size() && std::isdigit(static_cast<unsigned char>(seg[m]))) ++m;
+        if (m > n + 1 && m - n - 1 <= 3)
+          path_numbers_.insert(std::to_string(std::stoi(std::string(seg.substr(0, n)))) + "-" +
+                               std::to_string(std::stoi(std::string(seg.substr(n + 1, m - n - 1)))));
+      }
+      at = end + 1;
+    }
+  }
+
   void blocks(std::vector<Node>& v) {
     for (auto& b : v) {
       switch (b.kind) {
@@ -209,6 +241,7 @@ class Resolver {
   void report_dangling(const PlainRef& r, const std::string& written, const SourceLoc& at) {
     int chapter = std::atoi(r.number.c_str());
     if (ctx_.chapters_unread.count(chapter)) return;  // refused, with an error of its own
+    if (path_numbers_.count(r.number)) return;        // a run or file of the repository the chapter names
     if (!ctx_.chapters_in_build.count(chapter)) {
       // Not wrong: the chapter is simply not part of this build (a partial book, the corpus).
       if (ctx_.plain_policy != book::Policy::Ignore)
@@ -229,6 +262,7 @@ class Resolver {
   const CrossRefContext& ctx_;
   Diagnostics& diags_;
   ReferenceScanner scanner_;
+  std::set<std::string> path_numbers_;  // "8-3": numbers that the chapter's paths carry
 };
 
 }  // namespace

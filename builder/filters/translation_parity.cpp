@@ -25,21 +25,32 @@ struct Pair {
   bool source_side;  // the source changed last: differences are its mistakes
   Diagnostics& diags;
 
+  // `[policy] edition-structure`: a translation made from an older commit of its source differs
+  // from it until it catches up; a detected layout warns by default so that it still builds.
+  void tell(const SourceLoc& at, const std::string& message) {
+    switch (book.config.edition_structure) {
+      case book::Policy::Error: diags.error(at, message); break;
+      case book::Policy::Warning:
+        diags.warning(at, message + " (a translation that lags its source; `[policy] edition-structure`)");
+        break;
+      default: break;
+    }
+  }
+
   // A name present on one side only: told on the changed side, at the name's own place when that
   // side has it, else at the top of that side's file, naming the other side's place.
   void one_sided(const std::string& what, const std::string& name, bool in_source, const SourceLoc& at) {
     const bool here = in_source == source_side;  // the changed side is the one that has it
     const book::EditionBook& other = in_source ? translation : source;
     if (here) {
-      diags.error(at,
-                  what + " `" + name + "` is not in the " + other.edition.id + " edition of this chapter (" +
-                      (in_source ? tr.path : src.path).lexically_relative(book.config.root).generic_string() +
-                      ")");
+      tell(at, what + " `" + name + "` is not in the " + other.edition.id + " edition of this chapter (" +
+                   (in_source ? tr.path : src.path).lexically_relative(book.config.root).generic_string() +
+                   ")");
     } else {
       const book::Chapter& told = source_side ? src : tr;
-      diags.error({told.path, 1, 1}, what + " `" + name + "` of the " +
-                                         (in_source ? source : translation).edition.id + " edition (" +
-                                         where(at, book) + ") is missing from this chapter");
+      tell({told.path, 1, 1}, what + " `" + name + "` of the " +
+                                  (in_source ? source : translation).edition.id + " edition (" +
+                                  where(at, book) + ") is missing from this chapter");
     }
   }
 };

@@ -179,8 +179,9 @@ std::optional<Settings> read_settings(const book::Config& cfg, const std::string
                                       Diagnostics& diags) {
   Settings s;
   const fs::path& file = cfg.config_file;
-  if (file.empty()) {
-    // The real book's layout: its own workflow's choices (a tag and a title of Beijing time).
+  if (cfg.source().detected) {
+    // The real book's layout (with or without a book.toml over it): its own workflow's choices (a tag
+    // and a title of Beijing time), which [publish] overrides key by key.
     s.tag = "build-%Y%m%d-%H%M%S";
     s.title = "全书 %Y-%m-%d %H:%M";
     s.time_zone = "Asia/Shanghai";

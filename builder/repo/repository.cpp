@@ -37,10 +37,14 @@ struct RefFree {
 struct CommitFree {
   void operator()(git_commit* c) const { git_commit_free(c); }
 };
+struct RemoteFree {
+  void operator()(git_remote* r) const { git_remote_free(r); }
+};
 using RepoPtr = std::unique_ptr<git_repository, RepoFree>;
 using OdbPtr = std::unique_ptr<git_odb, OdbFree>;
 using RefPtr = std::unique_ptr<git_reference, RefFree>;
 using CommitPtr = std::unique_ptr<git_commit, CommitFree>;
+using RemotePtr = std::unique_ptr<git_remote, RemoteFree>;
 
 // Once per process: libgit2 set up, and kept away from every configuration outside the repository.
 // The owner check (safe.directory) is off: it guards commands that run programs named in a
@@ -158,11 +162,54 @@ Repository find_repository(const fs::path& book_root, const std::string& configu
 std::string normalize_repository_url(std::string url) {
   while (!url.empty() && url.back() == '/') url.pop_back();
   if (url.ends_with(".git")) url.resize(url.size() - 4);
-  if (url.starts_with("git@")) {
-    auto colon = url.find(':');
-    if (colon != std::string::npos) url = "https://" + url.substr(4, colon - 4) + "/" + url.substr(colon + 1);
+  // ssh://[user@]host[:port]/path and git://host/path name the same repository as https://host/path.
+  for (std::string_view scheme : {"ssh://", "git+ssh://", "git://"})
+    if (url.starts_with(scheme)) {
+      std::string rest = url.substr(scheme.size());
+      const auto slash = rest.find('/');
+      std::string host = rest.substr(0, slash);
+      if (auto at = host.rfind('@'); at != std::string::npos) host.erase(0, at + 1);
+      if (auto port = host.find(':'); port != std::string::npos) host.resize(port);
+      url = "https://" + host + (slash == std::string::npos ? "" : rest.substr(slash));
+      return url;
+    }
+  // scp-like "[user@]host:owner/name" (git@github.com:o/n): no scheme, a colon before any slash.
+  const auto colon = url.find(':'), slash = url.find('/');
+  if (colon != std::string::npos && (slash == std::string::npos || colon < slash) &&
+      url.find("://") == std::string::npos && url.find('@') != std::string::npos) {
+    std::string host = url.substr(0, colon);
+    host.erase(0, host.rfind('@') + 1);
+    url = "https://" + host + "/" + url.substr(colon + 1);
   }
   return url;
+}
+
+std::string remote_web_url(const fs::path& book_root) {
+  auto work_tree = find_work_tree(book_root);
+  std::error_code ec;
+  if (!work_tree || !fs::equivalent(*work_tree, book_root, ec)) return {};
+  init_libgit2();
+  RepoPtr repo = open(*work_tree);
+  if (!repo) return {};
+  inputs::note_file(fs::path(git_repository_commondir(repo.get())) / "config");
+  git_strarray names{};
+  if (git_remote_list(&names, repo.get()) != 0) return {};
+  std::string chosen;
+  for (std::size_t i = 0; i < names.count; ++i)
+    if (std::strcmp(names.strings[i], "origin") == 0 || names.count == 1) chosen = names.strings[i];
+  git_strarray_dispose(&names);
+  if (chosen.empty()) return {};
+  git_remote* raw = nullptr;
+  if (git_remote_lookup(&raw, repo.get(), chosen.c_str()) != 0) return {};
+  RemotePtr remote(raw);
+  const char* url = git_remote_url(raw);
+  if (!url) return {};
+  std::string web = normalize_repository_url(url);
+  // Only a web host: a local path or file:// remote has no pages to link to.
+  const auto scheme = text::url_scheme(web);
+  if ((scheme != "https" && scheme != "http") || web.find('/', web.find("://") + 3) == std::string::npos)
+    return {};
+  return web;
 }
 
 std::optional<std::time_t> source_date_epoch() {

@@ -28,8 +28,15 @@ struct Repository {
 // book.toml's `repository`, normalized by normalize_repository_url.
 Repository find_repository(const std::filesystem::path& book_root, const std::string& configured_url);
 
-// https://github.com/o/n, from "https://github.com/o/n.git/" or "git@github.com:o/n.git"; "" stays "".
+// https://github.com/o/n, from "https://github.com/o/n.git/", "git@github.com:o/n.git",
+// "ssh://git@github.com/o/n.git" or "git://github.com/o/n"; "" stays "".
 std::string normalize_repository_url(std::string url);
+
+// The web address of the book's Git remote, for a book that is a clone: the book root is the top of a
+// work tree whose remote `origin` (else its only remote) has a URL that names a web host, in https or
+// ssh form. "" otherwise: no repository, a book in a subfolder of another project's repository (whose
+// remote is that project's), a remote that is a local path.
+std::string remote_web_url(const std::filesystem::path& book_root);
 
 // SOURCE_DATE_EPOCH (https://reproducible-builds.org/specs/source-date-epoch/), when set and valid.
 std::optional<std::time_t> source_date_epoch();

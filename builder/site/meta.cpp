@@ -123,10 +123,12 @@ std::string head(const book::Book& book, const Page& page) {
 
 void warn_without_site_url(const book::Config& config, Diagnostics& diags) {
   if (!config.site_url.empty()) return;
-  diags.warning({config.config_file.empty() ? config.root / "book.toml" : config.config_file, 1, 1},
-                "no `site-url` in [book]: the site has no canonical URLs, no hreflang alternates and no "
-                "sitemap (they must be absolute)",
-                "site-url");
+  // At book.toml when there is one; a book without one is warned at its folder (no file that is not there).
+  diags.warning(
+      config.config_file.empty() ? SourceLoc{config.root, 0, 0} : SourceLoc{config.config_file, 1, 1},
+      "no `site-url` in [book]: the site has no canonical URLs, no hreflang alternates and no "
+      "sitemap (they must be absolute)",
+      "site-url");
 }
 
 std::string source_link(const repo::Repository& repository, const book::Chapter& chapter,

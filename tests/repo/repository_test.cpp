@@ -154,4 +154,32 @@ TEST_F(RepositoryTest, GitFileWithoutGitdirIsNoRepository) {
   EXPECT_EQ(r.commit, "");
 }
 
+// The remote's forms a clone has, each naming the repository's web address.
+TEST_F(RepositoryTest, RemoteGivesTheWebAddressInEveryForm) {
+  const fs::path clone = root_ / "clone";
+  fs::create_directories(clone);
+  git(clone, "init -q");
+  EXPECT_EQ(bb::repo::remote_web_url(clone), "");  // no remote
+  for (const char* url :
+       {"https://github.com/o/n.git", "https://github.com/o/n/", "git@github.com:o/n.git",
+        "ssh://git@github.com/o/n.git", "ssh://git@github.com:22/o/n", "git://github.com/o/n.git"}) {
+    git(clone, std::string("remote remove origin 2>/dev/null; git remote add origin '") + url + "'");
+    EXPECT_EQ(bb::repo::remote_web_url(clone), "https://github.com/o/n") << url;
+  }
+  // A remote that is a folder has no web pages; another remote beside origin does not count.
+  git(clone, "remote set-url origin /srv/git/n.git");
+  EXPECT_EQ(bb::repo::remote_web_url(clone), "");
+  git(clone, "remote set-url origin https://example.org/team/book");
+  git(clone, "remote add upstream https://github.com/other/fork");
+  EXPECT_EQ(bb::repo::remote_web_url(clone), "https://example.org/team/book");
+}
+
+// A book in a subfolder of another project's repository is not that project: its remote is not taken.
+TEST_F(RepositoryTest, RemoteOfAnEnclosingRepositoryIsNotTheBooks) {
+  make_repo(root_ / "project", 1);
+  git(root_ / "project", "remote add origin https://github.com/o/project");
+  EXPECT_EQ(bb::repo::remote_web_url(root_ / "project"), "https://github.com/o/project");
+  EXPECT_EQ(bb::repo::remote_web_url(root_ / "project" / "book"), "");
+}
+
 }  // namespace

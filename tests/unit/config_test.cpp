@@ -283,5 +283,100 @@ TEST(PathGuard, LexicallyNormalIsTheStandardLibrarys) {
   }
 }
 
+// The README's level-1 heading names the book, in each form Markdown writes one; never the folder.
+TEST_F(TempBook, TitleFromTheReadmeInEveryHeadingForm) {
+  file("book-zh-tw/introduction.md", "# 前言\n");
+  file("book-zh-tw/chapter01.md", "# 第 1 章\n");
+  const std::pair<const char*, const char*> forms[] = {
+      {"# 《書名甲》\n", "書名甲"},
+      {"\xEF\xBB\xBF# Title With a BOM #\n", "Title With a BOM"},
+      {"<p align=\"center\"><img src=\"x.png\"></p>\n\nSetext Title\n============\n\ntext\n", "Setext Title"},
+      {"<h1 align=\"center\">HTML <em>Title</em></h1>\n", "HTML Title"},
+      {"```\n# not a heading\n```\n\n# Fenced Code First\n", "Fenced Code First"}};
+  for (const auto& [readme, title] : forms) {
+    file("README.md", readme);
+    Diagnostics d;
+    auto cfg = load_config(root_, d);
+    ASSERT_TRUE(cfg);
+    EXPECT_EQ(cfg->title, title) << readme;
+    EXPECT_EQ(cfg->editions.front().title, title) << readme;
+    EXPECT_EQ(cfg->origins["title"].substr(0, 10), "README.md:") << readme;
+  }
+}
+
+// book.toml over a detected layout: [book] keys change only themselves; an [[edition]] without
+// `chapters` changes only its keys; one with `chapters` declares its edition whole.
+TEST_F(TempBook, BookTomlOverridesTheLayoutOnlyWhereItSpeaks) {
+  file("manuscripts/00-前言.md", "# 前言\n");
+  file("manuscripts/01-一.md", "# 第 1 章 一\n");
+  file("book-en/introduction.md", "# Preface\n");
+  file("book-en/chapter01.md", "# Chapter 1 One\n");
+  file("README.md", "# 书名\n\n作者：某人\n");
+  Diagnostics d0;
+  const auto bare = load_config(root_, d0);
+  ASSERT_TRUE(bare);
+  file("book.toml", "[book]\ntitle = \"Configured\"\n");
+  Diagnostics d1;
+  auto over = load_config(root_, d1);
+  ASSERT_TRUE(over) << (d1.all().empty() ? "" : d1.all().front().message);
+  EXPECT_FALSE(d1.has_errors());
+  EXPECT_EQ(over->title, "Configured");
+  EXPECT_EQ(over->authors, bare->authors);
+  ASSERT_EQ(over->editions.size(), bare->editions.size());
+  for (std::size_t i = 0; i < bare->editions.size(); ++i) {
+    const Edition &a = bare->editions[i], &b = over->editions[i];
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_EQ(a.site_path, b.site_path);
+    EXPECT_EQ(a.download_name, b.download_name);
+    EXPECT_EQ(a.mkdocs_ids, b.mkdocs_ids);
+    EXPECT_EQ(a.chapters.size(), b.chapters.size());
+  }
+  EXPECT_EQ(over->plain_references, bare->plain_references);
+  EXPECT_EQ(over->edition_structure, Policy::Warning);
+
+  file("book.toml", "[[edition]]\nid = \"en\"\ntitle = \"The Book\"\ndownload-name = \"Book-EN\"\n");
+  Diagnostics d2;
+  auto edition = load_config(root_, d2);
+  ASSERT_TRUE(edition);
+  ASSERT_EQ(edition->editions.size(), 2u);
+  EXPECT_EQ(edition->editions[1].title, "The Book");
+  EXPECT_EQ(edition->editions[1].download_name, "Book-EN");
+  EXPECT_TRUE(edition->editions[1].mkdocs_ids);
+  EXPECT_EQ(edition->editions[1].site_path, "en/");
+  EXPECT_EQ(edition->editions[0].download_name, bare->editions[0].download_name);
+  EXPECT_EQ(edition->source_edition, "zh");
+
+  file("book.toml",
+       "[[edition]]\nid = \"zh\"\nlang = \"zh-Hans\"\nfolder = \"manuscripts\"\nsite-path = \"\"\n"
+       "chapters = [\"00-前言.md\", \"01-一.md\"]\n[[edition]]\nid = \"en\"\nlang = \"en\"\n"
+       "folder = \"book-en\"\nchapters = [\"introduction.md\", \"chapter01.md\"]\n");
+  Diagnostics d3;
+  auto whole = load_config(root_, d3);
+  ASSERT_TRUE(whole);
+  for (const auto& e : whole->editions) {
+    EXPECT_FALSE(e.mkdocs_ids) << e.id;
+    EXPECT_TRUE(e.download_name.empty()) << e.id;
+  }
+  EXPECT_EQ(whole->plain_references, Policy::Error);
+  EXPECT_EQ(whole->edition_structure, Policy::Error);
+}
+
+// An [[edition]] takes a detected edition's place by its id or by its folder; no id is left twice.
+TEST_F(TempBook, AnEditionTakingAnIdOrAFolderReplacesTheDetectedOne) {
+  file("manuscripts/00-preface.md", "# Preface\n");
+  file("book-en/introduction.md", "# Preface\n");
+  file("book-en/chapter01.md", "# One\n");
+  file("book.toml",
+       "[[edition]]\nid = \"en\"\nlang = \"en\"\nfolder = \"manuscripts\"\nchapters = [\"00-preface.md\"]\n");
+  Diagnostics d;
+  auto cfg = load_config(root_, d);
+  ASSERT_TRUE(cfg);
+  EXPECT_FALSE(d.has_errors());
+  ASSERT_EQ(cfg->editions.size(), 1u);
+  EXPECT_EQ(cfg->editions[0].id, "en");
+  EXPECT_EQ(cfg->editions[0].folder, "manuscripts");
+  EXPECT_FALSE(cfg->editions[0].detected);
+}
+
 }  // namespace
 }  // namespace bb::book
