@@ -26,5 +26,7 @@ std::string percent(double relative);
 
 // Rows of a chapter shown before the rest is folded (render_markdown).
 inline constexpr std::size_t kScreenful = 12;
+// Rows of changes in all, so that the Markdown stays well under the 1 MiB of a GitHub job summary.
+inline constexpr std::size_t kMaxMarkdownRows = 2000;
 
 }  // namespace bb::diff

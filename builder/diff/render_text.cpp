@@ -43,6 +43,14 @@ std::string counts(const Report& r) {
          std::to_string(r.data.size()) + " data files changed";
 }
 
+// The errors of each side, which the diff does not stop at.
+std::string errors(const Report& r) {
+  return "bookbuild check finds " + std::to_string(r.head_errors) + " error(s) at the head and " +
+         std::to_string(r.base_errors) +
+         " at the base (a bound number that no longer matches its source is one); the numbers of a chapter "
+         "that could not be read are not compared";
+}
+
 // A cell of a Markdown table: a pull request's page must show the book's text, never run it as HTML.
 std::string cell(const std::string& s) {
   std::string out;
@@ -90,17 +98,17 @@ std::string render_text(const Report& r, const Sides& sides) {
           << f.moves << ")\n";
     if (d.more_fields) o << "  … and " << d.more_fields << " more values\n";
   }
-  if (r.base_errors || r.head_errors)
-    o << "note: the book has " << r.base_errors << " errors at the base and " << r.head_errors
-      << " at the head (bookbuild check); the numbers they hide are not compared\n";
+  if (r.base_errors || r.head_errors) o << "note: " << errors(r) << '\n';
   o << counts(r) << '\n';
   return o.str();
 }
 
 namespace {
 
+// One chapter's section; at most `budget` rows (what is left of kMaxMarkdownRows), the count of the rest
+// said in the section.
 void markdown_chapter(std::ostringstream& o, const std::string& heading, std::vector<const Change*> rows,
-                      const std::vector<std::string>& editions) {
+                      const std::vector<std::string>& editions, std::size_t& budget) {
   auto order = [&](const std::string& e) {
     return std::find(editions.begin(), editions.end(), e) - editions.begin();
   };
@@ -115,7 +123,8 @@ void markdown_chapter(std::ostringstream& o, const std::string& heading, std::ve
     o << "| edition | place | number | before | after | change |\n|---|---|---|---|---|---|\n";
   };
   header();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
+  std::size_t i = 0;
+  for (; i < rows.size() && budget > 0; ++i, --budget) {
     if (i == kScreenful) {
       o << "\n<details><summary>" << rows.size() - kScreenful << " more</summary>\n\n";
       header();
@@ -125,6 +134,8 @@ void markdown_chapter(std::ostringstream& o, const std::string& heading, std::ve
       << cell(c.what) << " | " << cell(c.before) << " | " << cell(c.after) << " | "
       << (c.relative ? percent(*c.relative) : std::string()) << " |\n";
   }
+  if (i < rows.size())
+    o << "| … | " << rows.size() - i << " more: `bookbuild diff` lists every one | | | | |\n";
   if (rows.size() > kScreenful) o << "\n</details>\n";
 }
 
@@ -137,9 +148,7 @@ std::string render_markdown(const Report& r, const Sides& sides) {
     << ": **" << cell(counts(r)) << "**.\n";
   if (r.changes.empty() && r.drift.empty() && r.redraws.empty() && r.data.empty())
     o << "\nNo number of the book changes.\n";
-  if (r.base_errors || r.head_errors)
-    o << "\n> The book has " << r.base_errors << " errors at the base and " << r.head_errors
-      << " at the head (`bookbuild check`): the numbers they hide are not compared.\n";
+  if (r.base_errors || r.head_errors) o << "\n> " << cell(errors(r)) << '\n';
   if (!r.drift.empty()) {
     o << "\n#### Translations that still show the old number (" << r.drift.size() << ")\n\n"
       << "| edition | place | still shows | source | source change |\n|---|---|---|---|---|\n";
@@ -162,12 +171,13 @@ std::string render_markdown(const Report& r, const Sides& sides) {
     for (const auto& d : r.redraws)
       o << "- " << cell(d.edition) << ": `" << cell(d.spec) << "` at " << place(d.file, d.line) << "\n";
   }
+  std::size_t budget = kMaxMarkdownRows;
   std::map<std::size_t, std::vector<const Change*>> by_chapter;
   for (const auto& c : r.changes) by_chapter[c.chapter_index].push_back(&c);
   for (const auto& [index, rows] : by_chapter) {
     const std::string title =
         index < r.titles.size() && !r.titles[index].empty() ? r.titles[index] : rows.front()->chapter;
-    markdown_chapter(o, title, rows, r.editions);
+    markdown_chapter(o, title, rows, r.editions, budget);
   }
   return o.str();
 }

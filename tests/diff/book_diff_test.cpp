@@ -264,6 +264,41 @@ TEST_F(BookDiff, ABoundLiteralChangedInTheSourceOnlyDriftsInEveryTranslation) {
   expect_source_change_and_drift(diff("base bound"), cfg, e, "bound", next, "calc=" + e.key);
 }
 
+TEST_F(BookDiff, ASectionInsertedShiftsTheNumbersAfterItAndTheWordsOfTheirReferences) {
+  // A new section before the first second-level heading of the source edition's first numbered chapter.
+  const auto cfg = config();
+  const auto& src = cfg.source();
+  const auto chapter =
+      std::find_if(src.chapters.begin(), src.chapters.end(), [](const auto& c) { return c.number > 0; });
+  ASSERT_NE(chapter, src.chapters.end());
+  const fs::path file = cfg.root / src.folder / chapter->file;
+  std::string text = read_file(file);
+  const auto at = text.find("\n## ");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + 1, "## Inserted\n\nWords.\n\n");
+  write_file(file, text);
+  commit("section");
+  const json d = diff("base section");
+  const std::string rel = file.lexically_relative(cfg.root).generic_string();
+  int numbered = 0, added = 0;
+  for (const auto& c : d["changes"]) {
+    const std::string there = line_at(c["file"], c["line"]);
+    EXPECT_EQ(c["edition"], src.id) << c.dump();
+    if (c["kind"] == "numbered") {
+      ++numbered;
+      EXPECT_EQ(c["file"], rel) << c.dump();
+      EXPECT_TRUE(there.starts_with("#")) << c.dump() << "\n" << there;
+      if (c["before"] == "") ++added;
+    } else {
+      EXPECT_EQ(c["kind"], "crossref") << c.dump();
+      EXPECT_NE(there.find("@" + c["what"].get<std::string>().substr(1)), std::string::npos) << c.dump();
+    }
+  }
+  EXPECT_EQ(added, 1);
+  EXPECT_GT(numbered, 1) << "the sections after the new one keep their numbers";
+  EXPECT_EQ(d["drift"], json::array());
+}
+
 TEST_F(BookDiff, DefaultsToTheMergeBaseWithMainAgainstTheWorkTreeAndIsStable) {
   const json d = diff("");
   EXPECT_NE(d["base"]["revision"].get<std::string>().find("main"), std::string::npos);
