@@ -90,6 +90,10 @@ const Subcommand kSubcommands[] = {
     {"pdf", "Typeset each edition with XeLaTeX (up to 3 passes) into <out>/pdf/<name>-<edition>.pdf",
      define_pdf_command},
     {"check", "Check the book: manuscripts parse, references resolve, numbers match", define_check_command},
+    {"diff",
+     "Print the numbers that move between two revisions, in every edition (default: the merge-base "
+     "with the default branch against the work tree)",
+     define_diff_command},
     {"calc", "Resource-model calculations behind the book's numbers", define_calc_command},
     {"chart", "Print one chart spec's SVG as an edition draws it (--edition E; default: the source)",
      define_chart_command},

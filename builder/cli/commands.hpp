@@ -71,6 +71,7 @@ epub::EpubOptions epub_options(const Context& ctx);
 void define_latex_command(CLI::App* sub, Context& ctx);
 void define_pdf_command(CLI::App* sub, Context& ctx);
 void define_check_command(CLI::App* sub, Context& ctx);
+void define_diff_command(CLI::App* sub, Context& ctx);
 void define_calc_command(CLI::App* sub, Context& ctx);
 void define_chart_command(CLI::App* sub, Context& ctx);
 void define_init_command(CLI::App* sub, Context& ctx);

@@ -170,6 +170,9 @@ Start a new book, build its site and read it at http://127.0.0.1:8000/, rebuilt 
 .B bookbuild check
 Check every edition: the manuscripts parse, references and links resolve, and every computed number equals its recomputation.
 .TP
+.B bookbuild diff main \-\-format markdown
+Every number that moves between main and the work tree, in every edition at its line, and the translations that still show a number the source edition changed, as a pull request comment.
+.TP
 .B bookbuild pdf \-\-edition en
 Typeset the English edition with XeLaTeX into \fIbuild/pdf/\fR.
 .TP
@@ -204,7 +207,7 @@ void write_manpage(const CLI::App& app, std::ostream& out) {
       << kExamples << ".SH SEE ALSO\n"
       << ".BR xelatex (1),\n.BR epubcheck (1)\n"
       << ".PP\nThe \\fIdocs/\\fR folder of the bookbuild sources: manuscripts.md (the Markdown), "
-         "configuration.md (book.toml), site.md, epub.md, latex.md.\n";
+         "configuration.md (book.toml), site.md, epub.md, latex.md, diff.md (the number diff).\n";
 }
 
 void define_manpage_command(CLI::App* sub) {

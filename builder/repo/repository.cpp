@@ -16,6 +16,7 @@
 #include <mutex>
 
 #include "inputs/inputs.hpp"
+#include "repo/git_handles.hpp"
 #include "text/url.hpp"
 
 namespace bb::repo {
@@ -23,28 +24,11 @@ namespace bb::repo {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Owning handles for the libgit2 objects used here.
-struct RepoFree {
-  void operator()(git_repository* r) const { git_repository_free(r); }
-};
-struct OdbFree {
-  void operator()(git_odb* o) const { git_odb_free(o); }
-};
-struct RefFree {
-  void operator()(git_reference* r) const { git_reference_free(r); }
-};
-struct CommitFree {
-  void operator()(git_commit* c) const { git_commit_free(c); }
-};
 struct RemoteFree {
   void operator()(git_remote* r) const { git_remote_free(r); }
 };
-using RepoPtr = std::unique_ptr<git_repository, RepoFree>;
-using OdbPtr = std::unique_ptr<git_odb, OdbFree>;
-using RefPtr = std::unique_ptr<git_reference, RefFree>;
-using CommitPtr = std::unique_ptr<git_commit, CommitFree>;
 using RemotePtr = std::unique_ptr<git_remote, RemoteFree>;
+}  // namespace
 
 // Once per process: libgit2 set up, and kept away from every configuration outside the repository.
 // The owner check (safe.directory) is off: it guards commands that run programs named in a
@@ -101,6 +85,8 @@ RepoPtr open(const fs::path& work_tree) {
   git_repository_set_odb(raw, odb.get());  // the repository takes its own reference
   return repo;
 }
+
+namespace {
 
 // Notes the files HEAD's commit is named by: HEAD, the branch it points to (in the work tree's own
 // git folder or the common one) and packed-refs.

@@ -41,7 +41,7 @@ TEST(Cli, CompletionScriptsNameEverySubcommand) {
   for (const char* shell : {"bash", "zsh"}) {
     auto r = test::run_bookbuild(std::string("completion ") + shell);
     EXPECT_EQ(r.exit_code, 0) << shell;
-    for (const char* word : {"site", "epub", "latex", "pdf", "check", "calc", "init", "completion",
+    for (const char* word : {"site", "epub", "latex", "pdf", "check", "diff", "calc", "init", "completion",
                              "--with-downloads", "--language"})
       EXPECT_NE(r.out.find(word), std::string::npos) << shell << " lacks " << word;
   }
