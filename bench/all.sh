@@ -63,8 +63,9 @@ if [[ -n "${ONLY:-}" ]]; then
 fi
 
 # bb JOB DIR: bookbuild's job into DIR; peer JOB: the peer's.
-bb() { measure "$bookbuild" -q --book "$book" --out "$2" ${bb_cmd[$1]}; }
-peer() { measure bash -c "${peer_cmd[$1]}"; }
+# A failed run stops the benchmark (no figure is printed for a failed command).
+bb() { measure "$bookbuild" -q --book "$book" --out "$2" ${bb_cmd[$1]} || fail "bookbuild ${jobs[$1]}"; }
+peer() { measure bash -c "${peer_cmd[$1]}" || fail "${peers[$1]} for ${jobs[$1]}"; }
 
 echo "bookbuild: $bookbuild ($(stat -c %y "$bookbuild" | cut -d. -f1))"
 echo "book: $book; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
