@@ -63,8 +63,9 @@ if [[ -n "${ONLY:-}" ]]; then
 fi
 
 # bb JOB DIR: bookbuild's job into DIR; peer JOB: the peer's.
-bb() { measure "$bookbuild" -q --book "$book" --out "$2" ${bb_cmd[$1]}; }
-peer() { measure bash -c "${peer_cmd[$1]}"; }
+# A failed run stops the benchmark (no figure is printed for a failed command).
+bb() { measure "$bookbuild" -q --book "$book" --out "$2" ${bb_cmd[$1]} || fail "bookbuild ${jobs[$1]}"; }
+peer() { measure bash -c "${peer_cmd[$1]}" || fail "${peers[$1]} for ${jobs[$1]}"; }
 
 echo "bookbuild: $bookbuild ($(stat -c %y "$bookbuild" | cut -d. -f1))"
 echo "book: $book; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start"
@@ -119,9 +120,9 @@ table() {  # table KIND: the table of bookbuild's KIND runs against the peers
   awk -v b="$sum_b" -v p="$sum_p" -v bc="$sum_bc" -v pc="$sum_pc" 'BEGIN {
     printf "| **sum** | **%.3f / %.3f** | | **%.3f / %.3f** | **%.1f×** | **%.1f×** |\n", b, bc, p, pc, p / b,
            pc / (bc > 0 ? bc : 0.005) }'
-  awk -v w="$worst" -v s="$(awk -v b="$sum_b" -v p="$sum_p" 'BEGIN { print p / b }')" -v m="$max_kb" 'BEGIN {
-    printf "goals (every job ≥ 30×, sum ≥ 50×, peak RSS ≤ 40 MB): worst job %.1f× %s, sum %.1f× %s, peak %.0f MB %s\n",
-           w, (w >= 30 ? "met" : "NOT met"), s, (s >= 50 ? "met" : "NOT met"), m / 1024, (m <= 40 * 1024 ? "met" : "NOT met") }'
+  awk -v w="$worst" -v m="$max_kb" 'BEGIN {
+    printf "goals (issue 49: every job ≥ 50×, peak RSS ≤ 30 MB): worst job %.1f× %s, peak %.0f MB %s\n",
+           w, (w >= 50 ? "met" : "NOT met"), m / 1024, (m <= 30 * 1024 ? "met" : "NOT met") }'
 }
 
 echo "warm: median of $runs interleaved rounds (output folder and figure cache from the previous run)"

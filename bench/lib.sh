@@ -1,18 +1,20 @@
 # Shared by the shell benchmarks (source it): one way to time a command, take a median, find a book's
 # editions and chapter files, and set up the MkDocs projects that stand in for the real book's site.
-# Callers set `out` (a scratch folder) before calling measure.
+# Callers set `out` (a scratch folder) before calling measure. A benchmark whose measured command
+# fails must fail: measure then prints no figure, shows the command's stderr and returns 1 (callers
+# run under `set -e`, or call `fail`).
 
 command -v python3 >/dev/null || { echo "python3 is not installed"; exit 1; }
 
 # measure CMD...: prints "seconds kilobytes cpu-seconds" of one run of CMD (stdout to /dev/null,
 # stderr to $out/.err): wall time from just before the process is spawned to just after it is reaped
 # (time.perf_counter_ns around posix_spawn and wait4), and its peak resident memory and user+system
-# CPU from wait4's rusage (microseconds). No other process is timed: starting /usr/bin/time and two
+# CPU from wait4's rusage (microseconds). Nothing is printed on stdout when CMD fails. No other process is timed: starting /usr/bin/time and two
 # `date`s inside the measured span used to add ~5-10 ms on this VM, nothing for a 1 s peer and a
 # sixth of a 40 ms bookbuild run. CPU time is printed too because wall time on a shared machine
 # depends on the others' load.
 measure() {
-  python3 - "$out/.err" "$@" <<'PY' || { cat "$out/.err" >&2; return 1; }
+  python3 - "$out/.err" "$@" <<'PY' || { cat "$out/.err" >&2; echo "measured command failed: $*" >&2; return 1; }
 import os, sys, time
 err, cmd = sys.argv[1], sys.argv[2:]
 actions = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
@@ -21,9 +23,17 @@ start = time.perf_counter_ns()
 pid = os.posix_spawnp(cmd[0], cmd, os.environ, file_actions=actions)
 _, status, usage = os.wait4(pid, 0)
 end = time.perf_counter_ns()
+if os.waitstatus_to_exitcode(status) != 0:
+    sys.exit(1)  # a failed run has no figure: a time of it would be the time to fail
 print(f"{(end - start) / 1e9:.4f} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime:.4f}")
-sys.exit(0 if os.waitstatus_to_exitcode(status) == 0 else 1)
 PY
+}
+
+# fail MESSAGE: stop the benchmark (exit 1) with MESSAGE on stderr, before any table line is printed
+# for the failed job.
+fail() {
+  echo "benchmark failed: $*" >&2
+  exit 1
 }
 
 # median: the middle value of the numbers on stdin (the upper one of an even count).

@@ -28,16 +28,18 @@ printf '| scale | MB of Markdown | job | wall s | CPU s | peak MB | CPU s per MB
 printf '| --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for n in "${scales[@]}"; do
   book="$out/book-$n"
-  python3 "$here/bench/scale/generate.py" "$n" "$book" >/dev/null
+  python3 "$here/bench/scale/generate.py" "$n" "$book" >/dev/null || fail "generating the $n× book"
   # The chapters' Markdown only: the copied calculations folder holds Markdown notes of its own.
   mb="$(find "$book" -path "$book/calculations" -prune -o -name '*.md' -printf '%s\n' |
     awk '{ s += $1 } END { printf "%.2f", s / 1e6 }')"
   for job in "${jobs[@]}"; do
     # One run to fill the output folder and the figure cache, then RUNS warm runs.
-    "$bookbuild" -q --book "$book" --out "$out/out-$n" $job >/dev/null 2>&1 || true
+    # Any failed run stops the benchmark with its errors: a time of a failed build is no figure.
+    measure "$bookbuild" -q --book "$book" --out "$out/out-$n" $job >/dev/null || fail "$job at $n×"
     samples=""
     for ((r = 0; r < runs; r++)); do
-      samples+="$(measure "$bookbuild" -q --book "$book" --out "$out/out-$n" $job || echo "0 0 0")"$'\n'
+      sample="$(measure "$bookbuild" -q --book "$book" --out "$out/out-$n" $job)" || fail "$job at $n×"
+      samples+="$sample"$'\n'
     done
     w="$(printf '%s' "$samples" | awk 'NF { print $1 }' | median)"
     k="$(printf '%s' "$samples" | awk 'NF { print $2 }' | median)"

@@ -9,7 +9,8 @@ chapter 12k + c for a 12-chapter book; the hand-written chapter number of each t
 that, the copies are grouped, each group being one chapter whose sections repeat the copies' bodies,
 so that a 100x book has about 100 chapters per edition (as a long real book does), not 1,200. Calc placeholders are kept: they name the
 same scenarios, which the copy's `calculations` folder (a copy: bookbuild refuses a calculations folder
-that links outside the book) provides.
+that links outside the book) provides. Every other top-level file or folder that book.toml names (the
+[[filter]] scripts under filters/, the PDF cover under templates/) is copied as it is.
 
 Usage: bench/scale/generate.py N OUT [BOOK]
 """
@@ -89,6 +90,36 @@ def same_device(a, b):
     return os.stat(a).st_dev == os.stat(b).st_dev
 
 
+def named_tops(config, book):
+    """The top-level files and folders of the book that book.toml names (filters/ for a [[filter]]
+    path, templates/ for a pdf-cover, …): the copy needs them, or every job stops at the missing
+    file. A string counts when its first path component exists in the book ("." does not: it names
+    the book itself)."""
+    tops = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str) and "://" not in value and not os.path.isabs(value):
+            top = os.path.normpath(value).split(os.sep)[0]
+            if top not in (".", "..", "") and os.path.exists(os.path.join(book, top)):
+                tops.add(top)
+
+    walk(config)
+    return tops
+
+
+def copy_top(src, dst):
+    if os.path.isdir(src):
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".cache"))
+    else:
+        shutil.copy(src, dst)
+
+
 def toml_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -108,6 +139,9 @@ def main():
     os.makedirs(out)
     calculations = config.get("book", {}).get("calculations", "calculations")
     shutil.copytree(os.path.join(book, calculations), os.path.join(out, calculations))
+    editions = {e.get("folder", e["id"]).split("/")[0] for e in config["edition"]}
+    for top in named_tops(config, book) - editions - {calculations}:
+        copy_top(os.path.join(book, top), os.path.join(out, top))
 
     # book.toml: the original, with each edition's chapter list replaced.
     lists = {}

@@ -56,7 +56,7 @@ RecordedRun::RecordedRun(const Context& ctx) : out_(ctx.global.out_dir) {
   if (!wanted_) return;
   // The modules are bookbuild too: one rebuilt (or another one chosen) is another tool.
   for (auto m : {modules::Module::Pdf, modules::Module::Svg, modules::Module::Zip, modules::Module::Xml,
-                 modules::Module::Highlight})
+                 modules::Module::Highlight, modules::Module::Git})
     inputs::note_file(modules::module_path(m));
   replayed_ = inputs::replay(out_);
   if (replayed_) return;

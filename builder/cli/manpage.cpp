@@ -144,8 +144,8 @@ The XeLaTeX program for \fBbuild\fR, \fBpdf\fR and \fBsite \-\-with\-downloads\f
 \fBBOOKBUILD_DATA_DIR\fR
 Folder holding \fItemplates/\fR, \fIwebsite/\fR and \fIlanguages/\fR (default: \fI../share/bookbuild\fR beside the executable in an installed tree, else the source tree bookbuild was built from).
 .TP
-\fBBOOKBUILD_PDF_MODULE\fR, \fBBOOKBUILD_SVG_MODULE\fR, \fBBOOKBUILD_ZIP_MODULE\fR, \fBBOOKBUILD_XML_MODULE\fR, \fBBOOKBUILD_HIGHLIGHT_MODULE\fR
-The loadable modules that render PDF figures to PNG, convert SVG figures to PDF, write and read ZIP archives (EPUB), parse pages and EPUB entries for \fBcheck\fR, and highlight code blocks (default: \fI../lib/bookbuild/\fR beside the executable in an installed tree, else the ones built beside bookbuild).
+\fBBOOKBUILD_PDF_MODULE\fR, \fBBOOKBUILD_SVG_MODULE\fR, \fBBOOKBUILD_ZIP_MODULE\fR, \fBBOOKBUILD_XML_MODULE\fR, \fBBOOKBUILD_HIGHLIGHT_MODULE\fR, \fBBOOKBUILD_GIT_MODULE\fR
+The loadable modules that render PDF figures to PNG, convert SVG figures to PDF, write and read ZIP archives (EPUB), parse pages and EPUB entries for \fBcheck\fR, highlight code blocks, and read the book's git repository (default: \fI../lib/bookbuild/\fR beside the executable in an installed tree, else the ones built beside bookbuild).
 .TP
 \fBSOURCE_DATE_EPOCH\fR
 The modification time recorded in the EPUBs (seconds since 1970), for reproducible builds; default: the time of the repository's HEAD commit, else of the newest manuscript.

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "figures/memo.hpp"
 #include "figures/svg_clean_module.h"
 #include "figures/validate.hpp"
 #include "inputs/file_io.hpp"
@@ -25,6 +26,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kXhtmlNs = "http://www.w3.org/1999/xhtml";
+// The memo's purpose for "this SVG needs no cleaning" (value ""); a change of the policy changes the
+// executable, which the memo's stamp names, so old verdicts are dropped with it.
+constexpr std::string_view kCleanAsIs = "svg-clean-as-is";
 constexpr std::uintmax_t kMaxEmbedded = std::uintmax_t{16} << 20;
 
 std::string lower(std::string_view s) {
@@ -295,6 +299,15 @@ CleanedSvg clean_svg(const std::string& data, const fs::path& file, const fs::pa
 
 std::optional<fs::path> cleaned_svg_file(const fs::path& svg, const fs::path& root, const fs::path& cache_dir,
                                          std::vector<SvgFinding>& findings) {
+  // A figure found clean (nothing to drop, embed or refuse) is shipped as it is, and that verdict is
+  // remembered under the file's identity (memo.hpp): it rests on the file's bytes alone, since every
+  // reference that reaches outside the SVG changes it or is a finding. A rebuild then neither reads
+  // nor parses the figure (the real book's 484 SVGs were parsed by libxml2 on every build).
+  const std::optional<FileId> id = cache_dir.empty() ? std::nullopt : identify(svg);
+  if (id && Memo::of(cache_dir).find(svg, kCleanAsIs, *id)) {
+    inputs::note_file(svg);
+    return svg;
+  }
   auto data = read_all(svg);
   if (!data) {
     findings.push_back({true, 0, "cannot be read"});
@@ -303,7 +316,10 @@ std::optional<fs::path> cleaned_svg_file(const fs::path& svg, const fs::path& ro
   CleanedSvg cleaned = clean_svg(*data, svg, root);
   findings.insert(findings.end(), cleaned.findings.begin(), cleaned.findings.end());
   if (cleaned.refused()) return std::nullopt;
-  if (!cleaned.bytes) return svg;
+  if (!cleaned.bytes) {
+    if (id && cleaned.findings.empty()) Memo::of(cache_dir).put(svg, kCleanAsIs, *id, "");
+    return svg;
+  }
   fs::path entry = cache_dir / (text::sha256_hex(*cleaned.bytes) + ".svg");
   std::error_code ec;
   if (fs::is_regular_file(entry, ec)) return entry;

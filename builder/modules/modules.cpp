@@ -1,4 +1,4 @@
-// Loading the PDF, SVG, ZIP, XML and highlighting modules.
+// Loading the PDF, SVG, ZIP, XML, highlighting and git modules.
 #include "modules/modules.hpp"
 
 #include <dlfcn.h>
@@ -18,18 +18,19 @@ struct Loaded {
 };
 
 Loaded& loaded(Module m) {
-  static Loaded all[5];
+  static Loaded all[6];
   return all[static_cast<std::size_t>(m)];
 }
 
 }  // namespace
 
 std::string module_path(Module module) {
-  static constexpr const char* variables[] = {"BOOKBUILD_PDF_MODULE", "BOOKBUILD_SVG_MODULE",
-                                              "BOOKBUILD_ZIP_MODULE", "BOOKBUILD_XML_MODULE",
-                                              "BOOKBUILD_HIGHLIGHT_MODULE"};
-  static constexpr const char* built[] = {BOOKBUILD_PDF_MODULE, BOOKBUILD_SVG_MODULE, BOOKBUILD_ZIP_MODULE,
-                                          BOOKBUILD_XML_MODULE, BOOKBUILD_HIGHLIGHT_MODULE};
+  static constexpr const char* variables[] = {"BOOKBUILD_PDF_MODULE",       "BOOKBUILD_SVG_MODULE",
+                                              "BOOKBUILD_ZIP_MODULE",       "BOOKBUILD_XML_MODULE",
+                                              "BOOKBUILD_HIGHLIGHT_MODULE", "BOOKBUILD_GIT_MODULE"};
+  static constexpr const char* built[] = {BOOKBUILD_PDF_MODULE,       BOOKBUILD_SVG_MODULE,
+                                          BOOKBUILD_ZIP_MODULE,       BOOKBUILD_XML_MODULE,
+                                          BOOKBUILD_HIGHLIGHT_MODULE, BOOKBUILD_GIT_MODULE};
   const auto m = static_cast<std::size_t>(module);
   const char* env = std::getenv(variables[m]);
   if (env && *env) return env;

@@ -531,7 +531,7 @@ struct SiteWriter::State {
         renderer(book, resolution, this->options, diags),
         diags(diags),
         out(out),
-        staged(out),
+        update(out),
         shown("site", "pages",
               [&] {
                 std::size_t pages = 0;
@@ -543,7 +543,7 @@ struct SiteWriter::State {
   Renderer renderer;
   Diagnostics& diags;
   fs::path out;
-  output::StagedDir staged;
+  SiteUpdate update;
   ProgressCount shown;
   const book::Book& book;
   std::size_t pages = 0;
@@ -562,7 +562,7 @@ void SiteWriter::add_edition(std::size_t edition) {
   auto& files = state_->renderer.files();
   state_->renderer.render_edition(state_->book.editions.at(edition));
   state_->pages += count_pages(files.generated);
-  write_generated(files.generated, state_->out, state_->staged.path());
+  state_->update.add_generated(files.generated);
   files.generated.clear();
 }
 
@@ -573,9 +573,9 @@ SiteSummary SiteWriter::finish() {
   SiteSummary summary{state_->pages + count_pages(files.generated), files.search_index_bytes,
                       files.search_query_bytes};
   if (state_->diags.has_errors()) return summary;  // the staged folder is removed, the site kept
-  write_generated(files.generated, state_->out, state_->staged.path());
-  write_copied(files.copied, state_->staged.path());
-  state_->staged.commit();
+  state_->update.add_generated(files.generated);
+  state_->update.add_copied(files.copied);
+  state_->update.commit();
   summary.written = true;
   return summary;
 }

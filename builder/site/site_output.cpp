@@ -1,6 +1,9 @@
 // The site's files into its staged folder (site_output.hpp), and write_site (site.hpp).
 #include "site/site_output.hpp"
 
+#include <set>
+#include <string>
+
 #include "output/staging.hpp"
 #include "site/site.hpp"
 
@@ -8,8 +11,28 @@ namespace bb::site {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The folders made in the staged site so far: a site's files share a few dozen folders, and asking
+// the file system for each file's folder again was a third of a rebuild's stat calls.
+class Folders {
+ public:
+  void make_parent(const fs::path& file) {
+    fs::path dir = file.parent_path();
+    if (made_.contains(dir.native())) return;
+    fs::create_directories(dir);
+    made_.insert(dir.native());
+  }
+
+ private:
+  std::set<std::string> made_;
+};
+
+}  // namespace
+
 void write_generated(const std::map<std::string, std::string>& generated, const fs::path& out,
                      const fs::path& staged) {
+  Folders folders;
   for (const auto& [rel, content] : generated) {
     // A file identical to the one the previous build wrote is linked to it instead of written again:
     // most of a rebuild is unchanged, and creating hundreds of fresh inodes costs more than reading.
@@ -17,7 +40,7 @@ void write_generated(const std::map<std::string, std::string>& generated, const 
     fs::path dest = staged / rel;
     if (output::holds(previous, content)) {
       std::error_code ec;
-      fs::create_directories(dest.parent_path());
+      folders.make_parent(dest);
       fs::create_hard_link(previous, dest, ec);
       if (!ec) continue;
     }
@@ -26,11 +49,95 @@ void write_generated(const std::map<std::string, std::string>& generated, const 
 }
 
 void write_copied(const std::map<std::string, fs::path>& copied, const fs::path& staged) {
+  Folders folders;
   for (const auto& [rel, src] : copied) {
     fs::path dest = staged / rel;
-    fs::create_directories(dest.parent_path());
+    folders.make_parent(dest);
     output::link_or_copy(src, dest);
   }
+}
+
+SiteUpdate::SiteUpdate(const fs::path& out) : out_(out), staged_(out) {}
+
+void SiteUpdate::stage(const std::string& rel) {
+  fs::path dest = staged_.path() / rel;
+  fs::path dir = dest.parent_path();
+  if (!made_.contains(dir.native())) {
+    fs::create_directories(dir);
+    made_.insert(dir.native());
+  }
+  output::link_or_copy(out_ / rel, dest);
+}
+
+void SiteUpdate::changed() {
+  if (changed_) return;
+  changed_ = true;
+  for (const auto& rel : waiting_) stage(rel);
+  waiting_.clear();
+}
+
+void SiteUpdate::add_generated(const std::map<std::string, std::string>& generated) {
+  for (const auto& [rel, content] : generated) {
+    planned_.insert(rel);
+    if (output::holds(out_ / rel, content)) {
+      if (changed_)
+        stage(rel);
+      else
+        waiting_.push_back(rel);
+      continue;
+    }
+    changed();
+    fs::path dest = staged_.path() / rel;
+    made_.insert(dest.parent_path().native());
+    output::write_file(dest, content);
+  }
+}
+
+void SiteUpdate::add_copied(const std::map<std::string, fs::path>& copied) {
+  for (const auto& [rel, src] : copied) {
+    planned_.insert(rel);
+    std::error_code ec;
+    if (!changed_ && fs::equivalent(out_ / rel, src, ec) && !ec) {
+      waiting_.push_back(rel);
+      continue;
+    }
+    changed();
+    fs::path dest = staged_.path() / rel;
+    fs::path dir = dest.parent_path();
+    if (!made_.contains(dir.native())) {
+      fs::create_directories(dir);
+      made_.insert(dir.native());
+    }
+    output::link_or_copy(src, dest);
+  }
+}
+
+// True when every file under the site is one of this build's (so that leaving the folder as it is
+// leaves nothing stale), and every one of them is there.
+bool SiteUpdate::holds_only_planned() const {
+  std::set<std::string> folders;
+  for (const auto& rel : planned_)
+    for (fs::path p = fs::path(rel).parent_path(); !p.empty(); p = p.parent_path())
+      folders.insert(p.generic_string());
+  std::size_t found = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(out_, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string rel = it->path().lexically_relative(out_).generic_string();
+    if (it->is_directory(ec) && !it->is_symlink(ec)) {
+      if (!folders.contains(rel)) return false;
+      continue;
+    }
+    if (!planned_.contains(rel)) return false;
+    ++found;
+  }
+  return !ec && found == planned_.size();
+}
+
+bool SiteUpdate::commit() {
+  if (!changed_ && holds_only_planned()) return false;  // the staged folder goes with staged_
+  changed();
+  staged_.commit();
+  return true;
 }
 
 std::size_t count_pages(const std::map<std::string, std::string>& generated) {

@@ -5,7 +5,11 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
+#include <vector>
+
+#include "output/staging.hpp"
 
 namespace bb::site {
 
@@ -16,6 +20,35 @@ void write_generated(const std::map<std::string, std::string>& generated, const 
 // Files copied from the book (path relative to the site → source), linked where the file system allows.
 void write_copied(const std::map<std::string, std::filesystem::path>& copied,
                   const std::filesystem::path& staged);
+// A site built over its previous build, one batch of files at a time (site::SiteWriter). The files
+// are staged aside and swapped in whole (output::StagedDir), so that a failed build leaves the site as
+// it was — except when the build changes nothing: then no file is linked into the staged folder, no
+// old file unlinked and no folder renamed, and the site is left as it is (the LaTeX folder does the
+// same). An unchanged file is therefore only remembered until a changed one is met; from then on the
+// files are staged as before. Unchanged: a generated file holding the same bytes, a copied file that
+// is already the same inode (copies are hard links).
+class SiteUpdate {
+ public:
+  explicit SiteUpdate(const std::filesystem::path& out);
+  void add_generated(const std::map<std::string, std::string>& generated);
+  void add_copied(const std::map<std::string, std::filesystem::path>& copied);
+  // Swaps the staged site in, or leaves the folder alone when nothing changed and it holds no file the
+  // build did not make. Returns false in that case.
+  bool commit();
+
+ private:
+  void changed();  // the first change: every unchanged file so far is staged
+  void stage(const std::string& rel);
+  [[nodiscard]] bool holds_only_planned() const;
+
+  std::filesystem::path out_;
+  output::StagedDir staged_;
+  std::set<std::string> made_;  // folders made in the staged site
+  bool changed_ = false;
+  std::vector<std::string> waiting_;  // unchanged files not yet staged (while nothing changed)
+  std::set<std::string> planned_;     // every file of the site, relative to it
+};
+
 // The HTML pages among generated files.
 std::size_t count_pages(const std::map<std::string, std::string>& generated);
 

@@ -176,6 +176,33 @@ TEST(FigureMemo, AChangedImageIsCheckedAgain) {
   EXPECT_NE(d.all()[0].message.find("is not an SVG"), std::string::npos);
 }
 
+// A clean SVG's verdict is remembered (it is shipped as it is, unread, on the next build); the same
+// file given a script afterwards must be cleaned again, not shipped on the old verdict.
+TEST(FigureMemo, AnSvgRememberedCleanIsCleanedAgainOnceChanged) {
+  TempDir t;
+  fs::path svg = t.path / "a.svg";
+  const auto an_hour_ago = [&] {
+    fs::last_write_time(svg, fs::last_write_time(svg) - std::chrono::hours(1));
+  };
+  test::write_file(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"/>");
+  an_hour_ago();
+  FigureCache cache(t.path / "cache");
+  Diagnostics d;
+  auto clean = cache.prepare_all({{svg, {"c.md", 1, 1}}}, d).at(0);
+  ASSERT_TRUE(clean);
+  EXPECT_EQ(clean->file, svg);
+  EXPECT_EQ(Memo::of(t.path / "cache").size(), 2u);  // valid, and clean as it is
+  test::write_file(
+      svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"><script>x()</script></svg>");
+  an_hour_ago();
+  auto cleaned = cache.prepare_all({{svg, {"c.md", 2, 1}}}, d).at(0);
+  ASSERT_TRUE(cleaned);
+  EXPECT_NE(cleaned->file, svg);
+  EXPECT_EQ(test::read_file(cleaned->file).find("script"), std::string::npos);
+  ASSERT_EQ(d.warning_count(), 1u);
+  EXPECT_NE(d.all()[0].message.find("dropped <script>"), std::string::npos);
+}
+
 TEST(FigureMemo, AMissingCacheEntryIsMadeAgain) {
   TempDir t;
   fs::path pdf = t.path / "box.pdf";

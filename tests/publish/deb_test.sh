@@ -12,9 +12,9 @@ deb="$(ls "$tmp"/bookbuild_*_amd64.deb)"
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "Depends: $depends"
 fail=0
-# ICU and cmark-gfm are linked into the executable from their static archives (cmake/Dependencies.cmake),
-# so no package of theirs is needed at run time.
-for lib in libc6 libstdc++6 libpoppler-cpp libzip libxml2 librsvg2 libsource-highlight libgit2 liblua5.4; do
+# ICU, cmark-gfm and Lua are linked into the executable from their static archives
+# (cmake/Dependencies.cmake), so no package of theirs is needed at run time; libgit2 is the git module's.
+for lib in libc6 libstdc++6 libpoppler-cpp libzip libxml2 librsvg2 libsource-highlight libgit2; do
   [[ "$depends" == *"$lib"* ]] || { echo "Depends lacks $lib"; fail=1; }
 done
 contents="$(dpkg-deb -c "$deb")"

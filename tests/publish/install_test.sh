@@ -13,7 +13,8 @@ tree="$tmp/moved"
 fail=0
 for f in bin/bookbuild share/bookbuild/templates/page.html share/bookbuild/website/book.css \
          share/bookbuild/languages/en.toml share/bookbuild/templates/workflow/book.yml \
-         lib/bookbuild/bookbuild_zip.so lib/bookbuild/bookbuild_pdf.so share/man/man1/bookbuild.1 \
+         lib/bookbuild/bookbuild_zip.so lib/bookbuild/bookbuild_pdf.so lib/bookbuild/bookbuild_git.so \
+         share/man/man1/bookbuild.1 \
          share/bash-completion/completions/bookbuild share/zsh/vendor-completions/_bookbuild; do
   [[ -f "$tree/$f" ]] || { echo "not installed: $f"; fail=1; }
 done

@@ -2,6 +2,9 @@
 #include "site/site.hpp"
 #include "server/live_patch.hpp"
 
+#include <sys/stat.h>
+
+#include <fstream>
 #include <map>
 #include <optional>
 
@@ -144,6 +147,39 @@ TEST(Site, WrittenOneEditionAtATimeNothingIsSwappedInAfterAnError) {
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& f : fs::directory_iterator(out.path)) ++entries;
   EXPECT_EQ(entries, 1u);  // only site/: the staged sibling is gone
+}
+
+// A rebuild that changes nothing leaves the site folder as it is (issue 49: no file staged, linked or
+// unlinked); a file the build did not make, or a changed chapter, gets the whole site staged and
+// swapped in as before, the stray file gone and the change in its page.
+TEST(Site, AnUnchangedRebuildLeavesTheFolderAndAChangeOrAStrayFileSwapsItWhole) {
+  test::TempDir t;
+  const fs::path book = t.path / "book", out = t.path / "out";
+  fs::copy(test::fixtures() / "books" / "mini", book, fs::copy_options::recursive);
+  const std::string site = "BOOKBUILD_RUN_RECORD=0 '" BOOKBUILD_EXE "' -q --book '" + book.string() +
+                           "' --out '" + out.string() + "' site";
+  const auto inode = [](const fs::path& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 ? st.st_ino : 0;
+  };
+  ASSERT_EQ(test::run_command(site).exit_code, 0);
+  const auto folder = inode(out / "site"), page = inode(out / "site" / "index.html");
+  ASSERT_NE(folder, 0u);
+  ASSERT_EQ(test::run_command(site).exit_code, 0);
+  EXPECT_EQ(inode(out / "site"), folder);
+  EXPECT_EQ(inode(out / "site" / "index.html"), page);
+
+  test::write_file(out / "site" / "stray.html", "not made by this build");
+  ASSERT_EQ(test::run_command(site).exit_code, 0);
+  EXPECT_FALSE(fs::exists(out / "site" / "stray.html"));
+  EXPECT_NE(inode(out / "site"), folder);
+
+  std::ofstream(book / "manuscripts" / "01-带宽.md", std::ios::app) << "\n\nA paragraph added by the test.\n";
+  ASSERT_EQ(test::run_command(site).exit_code, 0);
+  bool found = false;
+  for (const auto& f : fs::directory_iterator(out / "site"))
+    found = found || test::read_file(f.path()).find("A paragraph added by the test.") != std::string::npos;
+  EXPECT_TRUE(found);
 }
 
 TEST(Site, LanguageSwitcherLeadsToTheSameChapterWithAlternates) {

@@ -432,8 +432,8 @@ TEST(Cli, ManualPageCoversTheWholeCommandLine) {
   // Every variable the tool reads (std::getenv in builder/) is described; PATH is everybody's.
   for (const char* variable :
        {"TERM", "COLUMNS", "BOOKBUILD_XELATEX", "BOOKBUILD_DATA_DIR", "BOOKBUILD_PDF_MODULE",
-        "BOOKBUILD_SVG_MODULE", "BOOKBUILD_XML_MODULE", "BOOKBUILD_HIGHLIGHT_MODULE", "SOURCE_DATE_EPOCH",
-        "BOOKBUILD_TIMINGS", "BOOKBUILD_DEFAULT_MALLOC"})
+        "BOOKBUILD_SVG_MODULE", "BOOKBUILD_XML_MODULE", "BOOKBUILD_HIGHLIGHT_MODULE", "BOOKBUILD_GIT_MODULE",
+        "SOURCE_DATE_EPOCH", "BOOKBUILD_TIMINGS", "BOOKBUILD_DEFAULT_MALLOC"})
     EXPECT_NE(section(".SH ENVIRONMENT\n").find("\\fB" + std::string(variable)), std::string::npos)
         << variable;
 
