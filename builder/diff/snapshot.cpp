@@ -141,7 +141,7 @@ class Taker {
   void numbers(const check::NumbersReport& r) {
     for (const auto* list : {&r.unbound, &r.typed})
       for (const auto& u : *list)
-        if (ChapterItems* c = chapter_of(u.loc)) add(*c, Kind::Typed, u.text, u.text, "typed number", u.loc);
+        if (ChapterItems* c = chapter_of(u.loc)) add(*c, Kind::Typed, u.text, u.text, "number", u.loc);
     for (const auto* list : {&r.citations.checked, &r.citations.mismatches})
       for (const auto& e : *list) {
         ChapterItems* c = chapter_of(e.loc);
