@@ -338,8 +338,8 @@ TEST(BookDiffUsage, AGitModuleThatCannotBeLoadedIsAnInstallationError) {
   const std::string without =
       "cd '" + book.string() + "' && BOOKBUILD_GIT_MODULE=/nonexistent/bookbuild_git.so '" BOOKBUILD_EXE "' ";
   EXPECT_EQ(run_command(without + "--version").exit_code, 0);
-  for (const std::string args :
-       {"diff HEAD", "diff", "-q --out '" + (dir.path / "out").string() + "' site"}) {
+  for (const std::string& args : {std::string("diff HEAD"), std::string("diff"),
+                                  "-q --out '" + (dir.path / "out").string() + "' site"}) {
     auto r = run_command(without + args);
     EXPECT_EQ(r.exit_code, 3) << args << ": " << r.err;
     EXPECT_NE(r.err.find("cannot load /nonexistent/bookbuild_git.so"), std::string::npos)
