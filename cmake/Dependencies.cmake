@@ -35,7 +35,8 @@ pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
 find_package(ZLIB REQUIRED)  # the EPUB writer deflates entries itself, in parallel
 find_package(pugixml REQUIRED)
-# libgit2: the book's repository (HEAD's commit for "view source" links), builder/repo.
+# libgit2: the book's repository (HEAD's commit for "view source" links, the remote's web address, the
+# revisions of `bookbuild diff`), linked only into the git module bookbuild_git.so (repo/git_module.h).
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
 # toml++ from its headers, compiled once in builder/tomlfile/impl.cpp (TOML_IMPLEMENTATION) rather
 # than from Debian's libtomlplusplus.so, which would load the shared C++ runtime again.

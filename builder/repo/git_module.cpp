@@ -1,42 +1,23 @@
-// The git module: HEAD's commit and its committer time read with libgit2, kept to the repository —
-// no system, global or XDG configuration, no alternates (objects/info/alternates may name any folder),
-// no environment (GIT_DIR and the like), and nothing that talks to a remote. Loaded with dlopen by
-// repo/repository.cpp (git_module.h), only when the book lies in a git work tree.
-#include "repo/git_module.h"
-
-#include <git2.h>
+// The git module: every libgit2 call of bookbuild (git_module.h). Here: the set-up of libgit2, the
+// repository opened alone, HEAD's commit and its committer time, and the URL of the Git remote; the
+// revisions read by `bookbuild diff` are in git_revision_module.cpp. libgit2 is kept to the repository:
+// no system, global or XDG configuration, no alternates (objects/info/alternates may name any folder), no
+// environment (GIT_DIR and the like), and nothing that talks to a remote. Loaded with dlopen by
+// repo/repository.cpp and repo/revision_tree.cpp, only when the book lies in a git work tree.
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
 
 #include <cstring>
 #include <filesystem>
-#include <memory>
 #include <string>
 
-namespace {
+#include "repo/git_handles.hpp"
+#include "repo/git_module.h"
+
+namespace bb::repo::git {
 
 namespace fs = std::filesystem;
 
-// Owning handles for the libgit2 objects used here.
-struct RepoFree {
-  void operator()(git_repository* r) const { git_repository_free(r); }
-};
-struct OdbFree {
-  void operator()(git_odb* o) const { git_odb_free(o); }
-};
-struct RefFree {
-  void operator()(git_reference* r) const { git_reference_free(r); }
-};
-struct CommitFree {
-  void operator()(git_commit* c) const { git_commit_free(c); }
-};
-using RepoPtr = std::unique_ptr<git_repository, RepoFree>;
-using OdbPtr = std::unique_ptr<git_odb, OdbFree>;
-using RefPtr = std::unique_ptr<git_reference, RefFree>;
-using CommitPtr = std::unique_ptr<git_commit, CommitFree>;
-
-// Opens the repository of `work_tree` alone: no search upwards, no environment, and an object
-// database of its own objects folder (loose objects and packs) without the alternates.
 RepoPtr open(const char* work_tree) {
   git_repository* raw = nullptr;
   if (git_repository_open_ext(&raw, work_tree, GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0) return nullptr;
@@ -61,6 +42,13 @@ RepoPtr open(const char* work_tree) {
   return repo;
 }
 
+std::string last_error() {
+  const git_error* e = git_error_last();
+  return e && e->message ? e->message : "unknown error";
+}
+
+namespace {
+
 // Notes the files HEAD's commit is named by: HEAD, the branch it points to (in the work tree's own
 // git folder or the common one) and packed-refs.
 void note_head(git_repository* repo, bookbuild_git_note note, void* context) {
@@ -77,6 +65,10 @@ void note_head(git_repository* repo, bookbuild_git_note note, void* context) {
 }
 
 }  // namespace
+
+}  // namespace bb::repo::git
+
+using namespace bb::repo::git;
 
 // Once, when the module is loaded (modules/modules.hpp): libgit2 set up, and kept away from every
 // configuration outside the repository. The owner check (safe.directory) is off: it guards commands
@@ -106,5 +98,27 @@ extern "C" int bookbuild_git_head_v1(const char* work_tree, char hex[41], long l
   if (git_commit_lookup(&raw, repo.get(), &oid) != 0) return 1;
   CommitPtr commit(raw);
   if (git_time_t t = git_commit_time(raw); t >= 0) *commit_time = static_cast<long long>(t);
+  return 1;
+}
+
+// The remote `origin`, else the only one: its URL as configured (repository.cpp makes it a web address).
+extern "C" int bookbuild_git_remote_url_v1(const char* work_tree, bookbuild_git_note note,
+                                           bookbuild_git_text url, void* context) {
+  RepoPtr repo = open(work_tree);
+  if (!repo) return 0;
+  note(context, (fs::path(git_repository_commondir(repo.get())) / "config").c_str());
+  git_strarray names{};
+  if (git_remote_list(&names, repo.get()) != 0) return 0;
+  std::string chosen;
+  for (std::size_t i = 0; i < names.count; ++i)
+    if (std::strcmp(names.strings[i], "origin") == 0 || names.count == 1) chosen = names.strings[i];
+  git_strarray_dispose(&names);
+  if (chosen.empty()) return 0;
+  git_remote* raw = nullptr;
+  if (git_remote_lookup(&raw, repo.get(), chosen.c_str()) != 0) return 0;
+  RemotePtr remote(raw);
+  const char* configured = git_remote_url(raw);
+  if (!configured) return 0;
+  url(context, configured);
   return 1;
 }

@@ -1,5 +1,6 @@
 // The book's repository, looked up once per build: the git top level, the commit HEAD names, its
-// time, and the web address of the repository. Read with libgit2 — no git process, no shell.
+// time, and the web address of the repository. Read with libgit2 in the git module (git_module.h) — no
+// git process, no shell.
 #pragma once
 
 #include <ctime>

@@ -324,4 +324,31 @@ TEST(BookDiffUsage, ARevisionThatNamesNoCommitIsAUsageError) {
   EXPECT_EQ(r.out, "");
 }
 
+// The git module (repo/git_module.h) holds every libgit2 call: for a book inside a git work tree, a
+// module that cannot be loaded is an error of the installation (exit 3, naming the file), for `diff` as
+// for a build, not a book outside git; a run that reads no repository does not load it.
+TEST(BookDiffUsage, AGitModuleThatCannotBeLoadedIsAnInstallationError) {
+  TempDir dir("bb-diff-no-module");
+  const fs::path book = dir.path / "book";
+  ASSERT_EQ(run_command("'" BOOKBUILD_EXE "' init '" + book.string() + "'").exit_code, 0);
+  ASSERT_EQ(run_command("cd '" + book.string() + "' && git init -q && git add -A && git -c user.name=t -c " +
+                        "user.email=t@e commit -q -m c")
+                .exit_code,
+            0);
+  const std::string without =
+      "cd '" + book.string() + "' && BOOKBUILD_GIT_MODULE=/nonexistent/bookbuild_git.so '" BOOKBUILD_EXE "' ";
+  EXPECT_EQ(run_command(without + "--version").exit_code, 0);
+  for (const std::string& args : {std::string("diff HEAD"), std::string("diff"),
+                                  "-q --out '" + (dir.path / "out").string() + "' site"}) {
+    auto r = run_command(without + args);
+    EXPECT_EQ(r.exit_code, 3) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot load /nonexistent/bookbuild_git.so"), std::string::npos)
+        << args << ": " << r.err;
+  }
+  EXPECT_EQ(run_command("cd '" + book.string() + "' && '" BOOKBUILD_EXE "' -q --out '" +
+                        (dir.path / "out").string() + "' site")
+                .exit_code,
+            0);
+}
+
 }  // namespace

@@ -1,6 +1,7 @@
 // The repository lookup (builder/repo) on real repositories made with `git` in a scratch folder: a
 // plain work tree, a packed one, a linked work tree, a submodule, a detached HEAD, an unborn branch,
-// none at all, and one whose objects live elsewhere (alternates, which the lookup must not follow).
+// none at all, and one whose objects live elsewhere (alternates, which the lookup must not follow); and
+// the revisions `bookbuild diff` reads (repo/revision_tree.hpp).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "repo/repository.hpp"
+#include "repo/revision_tree.hpp"
 
 namespace fs = std::filesystem;
 using bb::repo::find_repository;
@@ -180,6 +182,95 @@ TEST_F(RepositoryTest, RemoteOfAnEnclosingRepositoryIsNotTheBooks) {
   git(root_ / "project", "remote add origin https://github.com/o/project");
   EXPECT_EQ(bb::repo::remote_web_url(root_ / "project"), "https://github.com/o/project");
   EXPECT_EQ(bb::repo::remote_web_url(root_ / "project" / "book"), "");
+}
+
+// A revision named, resolved to its commit, and the book's folder at it written into a private folder:
+// its regular files and folders only (a symbolic link is left out), removed with it.
+TEST_F(RepositoryTest, TheBookAtARevisionIsItsFilesInAPrivateFolder) {
+  std::string error;
+  fs::create_directories(root_ / "none");
+  EXPECT_FALSE(bb::repo::resolve_revision(root_ / "none", "HEAD", error));
+  EXPECT_NE(error.find("is not in a git repository"), std::string::npos) << error;
+  make_repo(root_ / "r", 2);
+  fs::create_directories(root_ / "r" / "book" / "img");
+  std::ofstream(root_ / "r" / "book" / "img" / "a.svg") << "<svg/>";
+  fs::create_symlink("/etc/passwd", root_ / "r" / "book" / "link");
+  std::ofstream(root_ / "r" / "outside.md") << "Not the book's.\n";
+  git(root_ / "r", "add -A");
+  git(root_ / "r", "commit -q -m more");
+  const fs::path book = root_ / "r" / "book";
+  auto first = bb::repo::resolve_revision(book, "HEAD~2", error);
+  ASSERT_TRUE(first) << error;
+  EXPECT_EQ(first->spec, "HEAD~2");
+  EXPECT_EQ(first->commit, git(root_ / "r", "rev-parse HEAD~2"));
+  EXPECT_FALSE(bb::repo::resolve_revision(book, "no-such-branch", error));
+  EXPECT_EQ(error, "`no-such-branch` names no commit of the repository");
+  auto head = bb::repo::resolve_revision(book, "HEAD", error);
+  ASSERT_TRUE(head) << error;
+  fs::path folder;
+  {
+    auto at = bb::repo::BookAtRevision::read(book, *head, error);
+    ASSERT_TRUE(at) << error;
+    folder = at->root().parent_path();
+    EXPECT_EQ(at->root().filename(), "book");
+    EXPECT_EQ(fs::status(folder).permissions() & fs::perms::all, fs::perms::owner_all);
+    std::ifstream in(at->root() / "chapter.md");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), "Line 0 of the chapter.\nLine 1 of the chapter.\n");
+    EXPECT_TRUE(fs::is_regular_file(at->root() / "img" / "a.svg"));
+    EXPECT_FALSE(fs::exists(fs::symlink_status(at->root() / "link")));
+    EXPECT_FALSE(fs::exists(at->root() / "outside.md"));
+    auto old = bb::repo::BookAtRevision::read(book, *first, error);
+    ASSERT_TRUE(old) << error;
+    EXPECT_EQ(fs::file_size(old->root() / "chapter.md"), 23u);
+    EXPECT_FALSE(fs::exists(old->root() / "img"));
+  }
+  EXPECT_FALSE(fs::exists(folder));
+  // A commit without the book's folder.
+  git(root_ / "r", "checkout -q --orphan empty");
+  git(root_ / "r", "rm -r -q --cached book");
+  git(root_ / "r", "commit -q -m empty");
+  auto empty = bb::repo::resolve_revision(book, "empty", error);
+  ASSERT_TRUE(empty) << error;
+  EXPECT_FALSE(bb::repo::BookAtRevision::read(book, *empty, error));
+  EXPECT_EQ(error, "the book's folder book is not in empty");
+}
+
+// Without a revision, `bookbuild diff` compares with the merge-base of HEAD and the default branch.
+TEST_F(RepositoryTest, TheDefaultBaseIsTheMergeBaseWithTheDefaultBranch) {
+  ::unsetenv("GITHUB_BASE_REF");
+  std::string error;
+  fs::create_directories(root_ / "r");
+  git(root_ / "r", "init -q");
+  EXPECT_FALSE(bb::repo::default_base(root_ / "r", error));
+  EXPECT_EQ(error, "the repository has no commit yet");
+  make_repo(root_ / "r", 2);
+  const std::string fork = git(root_ / "r", "rev-parse HEAD");
+  git(root_ / "r", "checkout -q -b topic");
+  std::ofstream(root_ / "r" / "book" / "topic.md") << "Topic.\n";
+  git(root_ / "r", "add -A");
+  git(root_ / "r", "commit -q -m topic");
+  git(root_ / "r", "checkout -q main");
+  std::ofstream(root_ / "r" / "book" / "main.md") << "Main.\n";
+  git(root_ / "r", "add -A");
+  git(root_ / "r", "commit -q -m main");
+  git(root_ / "r", "checkout -q topic");
+  auto base = bb::repo::default_base(root_ / "r" / "book", error);
+  ASSERT_TRUE(base) << error;
+  EXPECT_EQ(base->spec, "merge-base of HEAD and main");
+  EXPECT_EQ(base->commit, fork);
+  // The branch a pull request targets comes first.
+  git(root_ / "r", "branch -q -m main trunk");
+  EXPECT_FALSE(bb::repo::default_base(root_ / "r", error));
+  EXPECT_EQ(error,
+            "no default branch to compare with (tried origin/HEAD, main, master): name the base revision");
+  ::setenv("GITHUB_BASE_REF", "trunk", 1);
+  base = bb::repo::default_base(root_ / "r", error);
+  ::unsetenv("GITHUB_BASE_REF");
+  ASSERT_TRUE(base) << error;
+  EXPECT_EQ(base->spec, "merge-base of HEAD and trunk");
+  EXPECT_EQ(base->commit, fork);
 }
 
 }  // namespace
