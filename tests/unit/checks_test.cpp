@@ -54,8 +54,12 @@ TEST_P(CheckFixture, ReportsExactlyTheExpectedDiagnostics) {
     test::write_file(tmp / "book.toml", toml);
     dir = tmp;
   }
-  auto r = test::run_bookbuild("--book '" + dir.string() + "' " + args);
+  // The output (check keeps a figure cache there) goes outside the fixture.
+  const fs::path out =
+      fs::temp_directory_path() / ("bb-check-out-" + std::to_string(::getpid()) + "-" + GetParam());
+  auto r = test::run_bookbuild("--book '" + dir.string() + "' --out '" + out.string() + "' " + args);
   fs::remove_all(tmp);
+  fs::remove_all(out);
   static const std::regex diag(R"(^\S.*: (error|warning|note): .*)");
   std::vector<std::string> got;
   for (const auto& l : lines(r.err))

@@ -22,6 +22,13 @@ std::string book(const std::string& name) {
   return "--book '" + (test::fixtures() / "books" / name).string() + "'";
 }
 
+// An output folder outside the source tree for runs on a fixture book (check keeps a figure cache
+// in it): the fixtures stay as committed.
+fs::path scratch_out() {
+  static const fs::path dir = fs::temp_directory_path() / ("bb-cli-scratch-" + std::to_string(::getpid()));
+  return dir;
+}
+
 TEST(Cli, VersionAndHelp) {
   auto v = test::run_bookbuild("--version");
   EXPECT_EQ(v.exit_code, 0);
@@ -127,13 +134,13 @@ TEST(Cli, UnknownSubcommandIsUsageError) {
 }
 
 TEST(Cli, CheckOnGoodBookSucceeds) {
-  auto r = test::run_bookbuild(book("mini") + " check");
+  auto r = test::run_bookbuild(book("mini") + " --out '" + scratch_out().string() + "' check");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("zh (zh-Hans): 2 chapters"), std::string::npos) << r.out;
 }
 
 TEST(Cli, TreeOfTheFixtureBookMatchesGolden) {
-  auto r = test::run_bookbuild(book("mini") + " check --dump");
+  auto r = test::run_bookbuild(book("mini") + " --out '" + scratch_out().string() + "' check --dump");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // Paths in the dump are absolute; make them relative to the fixture folder.
   std::string out = r.out;
@@ -143,7 +150,7 @@ TEST(Cli, TreeOfTheFixtureBookMatchesGolden) {
 }
 
 TEST(Cli, AllProblemsOfARunAreReportedWithPlaces) {
-  auto r = test::run_bookbuild(book("broken") + " check");
+  auto r = test::run_bookbuild(book("broken") + " --out '" + scratch_out().string() + "' check");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(
       r.err.find(
