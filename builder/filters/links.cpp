@@ -168,9 +168,10 @@ class LinkResolver {
     if (rel.empty() || *rel.begin() == "..") rel = confined.path.lexically_relative(guard_.root());
     std::string url = repo.file_url(rel.generic_string(), fs::is_directory(status), frag);
     if (url.empty()) {
-      report(n, "link to repository file `" + n.url() +
-                    "` needs a repository web address to become a URL: `[book] repository` in book.toml, "
-                    "or a Git remote (`git remote add origin https://…`)",
+      report(n,
+             "link to repository file `" + n.url() +
+                 "` needs a repository web address to become a URL: `[book] repository` in book.toml, "
+                 "or a Git remote (`git remote add origin https://…`)",
              "repository-link");
       unlink(n);
       return;
