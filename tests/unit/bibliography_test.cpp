@@ -228,7 +228,7 @@ int check_citation_links(const std::map<std::string, std::string>& pages) {
   return checked;
 }
 
-TEST(Citations, AuthorDateInTheSiteWithAListPerChapter) {
+TEST(BibliographyBook, AuthorDateInTheSiteWithAListPerChapter) {
   CiteBook b;
   auto r = b.run("site");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -263,7 +263,7 @@ TEST(Citations, AuthorDateInTheSiteWithAListPerChapter) {
   EXPECT_TRUE(has(index, "[0,\"references\",\"References\"]")) << index;
 }
 
-TEST(Citations, NumericWithOneListAtTheEnd) {
+TEST(BibliographyBook, NumericWithOneListAtTheEnd) {
   CiteBook b;
   b.set("citation-style = \"author-date\"", "citation-style = \"numeric\"");
   b.set("references = \"chapter\"", "references = \"end\"");
@@ -288,7 +288,7 @@ TEST(Citations, NumericWithOneListAtTheEnd) {
   EXPECT_GE(check_citation_links(pages), 8);
 }
 
-TEST(Citations, EpubAndLatexLinkEveryCitationToItsEntry) {
+TEST(BibliographyBook, EpubAndLatexLinkEveryCitationToItsEntry) {
   CiteBook b;
   auto r = b.run("epub --edition en");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -321,7 +321,7 @@ TEST(Citations, EpubAndLatexLinkEveryCitationToItsEntry) {
 
 // An unknown key is an error at its place with the nearest key; without a bibliography a citation
 // stays as typed with a warning, as before.
-TEST(Citations, UnknownKeyIsAnErrorAndNoBibliographyKeepsTheText) {
+TEST(BibliographyBook, UnknownKeyIsAnErrorAndNoBibliographyKeepsTheText) {
   CiteBook b;
   test::write_file(b.root / "en/chapter02.md", "# Two\n\nMistyped [@okafor2012].\n");
   auto r = b.run("check");
@@ -342,7 +342,7 @@ TEST(Citations, UnknownKeyIsAnErrorAndNoBibliographyKeepsTheText) {
 }
 
 // An entry without a title cannot be formatted: a warning at its line in the bibliography, once.
-TEST(Citations, AnEntryWithoutTitleIsAWarningAtItsLine) {
+TEST(BibliographyBook, AnEntryWithoutTitleIsAWarningAtItsLine) {
   CiteBook b;
   std::string bib = test::read_file(b.root / "refs.bib");
   const std::string title = "  title     = \"The Patient \" # {Accelerator},\n";
