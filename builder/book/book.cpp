@@ -32,6 +32,7 @@ namespace {
 // default) plus each edition's configured lead words and labels.
 markdown::Options front_end_options(const Config& config) {
   markdown::Options opt;
+  opt.citations = config.citations.bibliography != nullptr;
   for (const auto& e : config.editions) {
     for (const auto& [kind, words] : e.lead_words)
       for (const auto& w : words) opt.words.add(kind, w);

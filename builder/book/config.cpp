@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "book/bibliography_config.hpp"
 #include "book/filter_config.hpp"
 #include "book/output_names.hpp"
 #include "book/paths.hpp"
@@ -486,10 +487,10 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
 
   const std::string inferred_title_at = cfg.origins.count("title") ? cfg.origins.at("title") : "";
   if (const auto* book = doc["book"].as_table()) {
-    r.known_keys(
-        *book,
-        {"title", "authors", "repository", "site-url", "favicon", "rights", "source-edition", "calculations"},
-        "[book]");
+    r.known_keys(*book,
+                 {"title", "authors", "repository", "site-url", "favicon", "rights", "source-edition",
+                  "calculations", "bibliography", "citation-style", "references"},
+                 "[book]");
     for (const auto& [key, value] : *book) cfg.origins[std::string(key.str())] = origin_in(file, &value);
     cfg.calculations = (root / r.str(*book, "calculations", "calculations")).lexically_normal();
     if (auto c = PathGuard(root).confine(cfg.calculations); !c.ok())
@@ -521,6 +522,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     }
     cfg.rights = r.str(*book, "rights");
     cfg.source_edition = r.str(*book, "source-edition", cfg.source_edition);
+    read_citation_config(*book, cfg, diags);
   } else if (base.editions.empty()) {
     diags.error({file, 1, 1}, "missing [book] table");
   }

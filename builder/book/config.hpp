@@ -3,10 +3,13 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bib/bibliography.hpp"
+#include "bib/style.hpp"
 #include "diag/diagnostics.hpp"
 
 namespace bb::book {
@@ -95,6 +98,15 @@ struct FilterEntry {
   SourceLoc loc;  // the [[filter]] table in book.toml
 };
 
+// Pandoc citations `[@key]` (docs/manuscripts.md, "Citations"): `[book] bibliography`,
+// `citation-style` and `references`.
+struct Citations {
+  std::shared_ptr<const bib::Bibliography> bibliography;  // null: none given (citations stay as typed)
+  bib::Style style = bib::Style::AuthorDate;
+  bool at_end = false;  // one list at the end of the last chapter, not one per chapter
+  SourceLoc loc;        // `bibliography` in book.toml
+};
+
 struct Config {
   std::filesystem::path root;         // absolute book root
   std::filesystem::path config_file;  // book.toml, or empty when inferred
@@ -107,6 +119,7 @@ struct Config {
   std::string source_edition;
   std::filesystem::path calculations;  // the calc library's data folder (default <root>/calculations)
   std::vector<Edition> editions;
+  Citations citations;
   std::vector<FilterEntry> filters;           // in book.toml order, which is the order they run in
   Policy plain_references = Policy::Error;    // a hand-written "图 4-5" naming no target
   Policy repository_links = Policy::Warning;  // a link into the repository whose target is missing

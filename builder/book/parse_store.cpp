@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[4] = {'B', 'B', 'P', 'T'};
-constexpr std::uint32_t kFormat = 2;
+constexpr std::uint32_t kFormat = 3;
 // A stored parse larger than this is not read (a chapter's is a few times its Markdown).
 constexpr std::size_t kMaxFileBytes = std::size_t{256} << 20;
 constexpr std::int64_t kSettledNs = 2'000'000'000;
@@ -60,6 +60,7 @@ void put_header(Writer& w, std::string_view stamp, const fs::path& source, const
     if (list)
       for (const auto& word : *list) w.text(word);
   }
+  w.num(options.citations ? 1 : 0);
 }
 
 struct StoreInUse {

@@ -10,6 +10,7 @@
 #include "filters/book_filters.hpp"
 #include "filters/callout_titles.hpp"
 #include "filters/charts.hpp"
+#include "filters/citations.hpp"
 #include "filters/crossref.hpp"
 #include "filters/links.hpp"
 #include "filters/math_check.hpp"
@@ -74,6 +75,10 @@ void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const Cross
                      const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
                      Diagnostics& diags, const Resolution& r) {
   resolve_builtins(ch, eb, xref, links, options, bindings, diags);
+  if (auto plan = r.citations.find(eb.edition.id); plan != r.citations.end()) {
+    Diagnostics::Scope scope(diags, "refs");
+    resolve_citations(ch, links.config, eb.edition, plan->second, diags);
+  }
   book_filters(ch, eb, links.config, r, options, book::FilterEntry::Stage::Resolved, diags);
 }
 
@@ -143,6 +148,11 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
   ChapterIds& ids = r.ids[eb.edition.id];
   ids.clear();
   for (std::size_t c = 0; c < chapters; ++c) ids[eb.chapters[c].key] = std::move(settled[c]);
+  {
+    // In book order, before the chapters resolve apart: numbers by first citation, the lists' anchors.
+    Diagnostics::Scope scope(diags, "refs");
+    r.citations[eb.edition.id] = plan_citations(book.config, eb, ids, r.untitled_entries, diags);
+  }
   const ChapterFiles& files = r.files[eb.edition.id] = chapter_files(eb);
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
   std::vector<std::vector<Binding>> bindings(chapters);
@@ -195,6 +205,10 @@ bool resolve_again(book::Book& book, Resolution& r, std::size_t edition, std::si
   }
   // Its title (as numbering leaves it) is on every page of the edition: contents, pagers.
   if (ch.title != old_title || !r.targets.same_targets(fresh, e, ch.key)) return false;
+  // Citations number and list across chapters: a chapter that cites, or did, is resolved with the book.
+  if (const auto plan = r.citations.find(e);
+      has_citations(ch, book.config) || (plan != r.citations.end() && plan->second.citing.count(ch.key)))
+    return false;
   Diagnostics settling;
   std::set<std::string> ids;
   {

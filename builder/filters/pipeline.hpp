@@ -10,6 +10,7 @@
 #include "bookfilters/book_filters.hpp"
 #include "diag/diagnostics.hpp"
 #include "filters/calc_numbers.hpp"
+#include "filters/citations.hpp"
 #include "filters/links.hpp"
 #include "filters/targets.hpp"
 #include "repo/repository.hpp"
@@ -38,6 +39,8 @@ struct Resolution {
   // (translation_parity.hpp): labels on one side only, calc keys bound on one side only.
   int label_differences = 0;
   int calc_key_differences = 0;
+  std::map<std::string, CitationPlan> citations;  // by edition id (filters/citations.hpp)
+  std::set<std::string> untitled_entries;         // bibliography entries already warned about
   // The chapters refused unread ("edition/key"; an error of their own), which have nothing to compare.
   std::set<std::string> unread_chapters;
 };

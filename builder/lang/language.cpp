@@ -109,7 +109,7 @@ Language load(const fs::path& file) {
         l.references.begin(), l.references.end(),
         [](const ReferenceForm& a, const ReferenceForm& b) { return a.prefix.size() > b.prefix.size(); });
   }
-  for (const char* section : {"site", "epub", "chart", "callout"})
+  for (const char* section : {"site", "epub", "chart", "callout", "cite"})
     if (const auto* words = t[section].as_table()) read_words(*words, std::string(section) + ".", l, file);
   l.latex_setup = t["latex"]["setup"].value_or(std::string());
   return l;

@@ -78,7 +78,7 @@ doc::Node parse(std::string_view source_in, const fs::path& path, Diagnostics& d
   check_footnote_definitions(doc, source, path, diags);
   inline_notes(doc, diags);
   pandoc_scripts(doc, fenced.text, diags);
-  warn_unsupported_syntax(doc, diags);
+  warn_unsupported_syntax(doc, diags, options.citations);
   return doc;
 }
 

@@ -26,6 +26,9 @@ const Vocabulary& default_vocabulary();
 
 struct Options {
   Vocabulary words = default_vocabulary();
+  // The book has a bibliography: `[@key]` is a citation the filters resolve (filters/citations.hpp),
+  // not syntax to warn about.
+  bool citations = false;
 };
 
 // Parses Markdown text. `path` is used for diagnostics and node locations only.

@@ -14,7 +14,7 @@ namespace {
 
 class Finder {
  public:
-  explicit Finder(Diagnostics& diags) : diags_(diags) {}
+  Finder(Diagnostics& diags, bool citations) : diags_(diags), citations_(citations) {}
 
   void blocks(const std::vector<Node>& v) {
     for (const auto& b : v) {
@@ -59,6 +59,7 @@ class Finder {
   }
 
   void text(const Node& n) {
+    if (citations_) return;
     const std::string& t = n.text;
     for (std::size_t at = t.find("[@"); at != std::string::npos; at = t.find("[@", at + 2)) {
       const std::size_t end = t.find(']', at);
@@ -66,18 +67,19 @@ class Finder {
       if (end == std::string::npos || key.empty() || key.find(':') != std::string::npos) continue;
       warn(shifted(n.loc, at),
            "citation `" + t.substr(at, end - at + 1) +
-               "` is not supported (bookbuild has no bibliography yet) and prints as text: "
-               "write the reference out, or as a footnote");
+               "` prints as text: the book has no bibliography (`[book] bibliography` in book.toml); "
+               "give one, or write the reference out, or as a footnote");
     }
   }
 
   Diagnostics& diags_;
+  bool citations_;
 };
 
 }  // namespace
 
-void warn_unsupported_syntax(const doc::Node& root, Diagnostics& diags) {
-  Finder(diags).blocks(root.children);
+void warn_unsupported_syntax(const doc::Node& root, Diagnostics& diags, bool citations) {
+  Finder(diags, citations).blocks(root.children);
 }
 
 }  // namespace bb::markdown

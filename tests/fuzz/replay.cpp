@@ -16,6 +16,7 @@
 #include <vector>
 
 #define BB_HARNESSES(X) \
+  X(bibliography)       \
   X(book_filters)       \
   X(calc)               \
   X(config)             \
