@@ -88,8 +88,11 @@ TEST(Corpus, EveryChapterParsesAndCountsMatch) {
 }
 
 // References from the corpus's preface and chapters 1–6 into chapters 7–12, which the corpus leaves
-// out: left as text with a note. Measured on the corpus as shipped.
-constexpr int kZhTwReferencesToOtherChapters = 91;
+// out: left as text with a note. Measured on the corpus as shipped. (91 until issue 46 item 2: an
+// experiment a chapter also writes as a path, `實驗 10-8` beside `../experiments/ch10/10-08/`, names
+// that run, so 4 of them are no longer notes: the `實驗 7-3`, `8-1` and `10-8` of chapters 3, 4 and 6,
+// whose runs those chapters link to.)
+constexpr int kZhTwReferencesToOtherChapters = 87;
 // References naming a number nothing in the build carries. Chapter 2's table titles standing above
 // notes and sub-tables (`**表 2-1　…**`) are table targets, so none is left: its 9 prose references
 // link, and the titles' own numbers (6, formerly counted here) are no references. Its lettered
