@@ -433,9 +433,9 @@ struct Walker {
     const bool ok =
         bare ? std::fabs(number->value - field->raw) <= number->half_step + 1e-9 * std::fabs(field->raw)
              : fits(*number, *field);
-    CitationEntry e{number->loc, number->text, file->path, field->pointer,
-                    field->raw,  *number,      true,       0,
-                    "literal",   {},           {},         {}};
+    CitationEntry e{number->loc, number->text, file->path, field->pointer, field->raw,
+                    *number,     true,         0,          "literal",      {},
+                    {},          {},           {}};
     if (ok) {
       report.block_fields[block].emplace_back(file, &*field);
       report.checked.push_back(std::move(e));
@@ -465,12 +465,14 @@ struct Walker {
     cites.insert(cites.end(), inherited.begin(), inherited.end());
     std::vector<const ResultFile*> files;
     bool some_missing = false;
+    std::vector<std::string> lacking;
     for (const auto& [name, loc] : cites) {
       if (const ResultFile* f = results.get(name)) {
         if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
         continue;
       }
       some_missing = true;
+      if (std::find(lacking.begin(), lacking.end(), name) == lacking.end()) lacking.push_back(name);
       if (missing_seen.insert({loc.path.string(), loc.line}).second)
         report.missing.emplace_back(loc, "calculations/" + name);
     }
@@ -490,6 +492,7 @@ struct Walker {
       r.clause_after = clause_after(plain.text, std::min(plain.text.size(), at + num.text.size()));
       r.citing = !files.empty();
       r.some_missing = some_missing;
+      r.missing = lacking;
       r.block = block_id;
       r.cited = files;
       r.number = std::move(num);

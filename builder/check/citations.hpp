@@ -34,6 +34,9 @@ struct CitationEntry {
   // A number derived from two fields (citations_derive.hpp): the operation and the second field
   // ("results/x.json#/b"); `result`/`field` name the first, `value` is what the two make.
   std::string derive, of;
+  // unchecked because cites-missing-result: the data files its text cites that the book lacks
+  // (under calculations/, as cited: "results/x.json").
+  std::vector<std::string> missing;
 };
 
 // A typed number as the rules read it, before numbers.lock is applied (settle_citations): every typed
@@ -46,6 +49,7 @@ struct ReadNumber {
   std::string clause_before, clause_after;  // its clause, for the names in it (bind_number)
   bool citing = false;                      // its text cites data the book has
   bool some_missing = false;                // and a result the book lacks
+  std::vector<std::string> missing;         // those it lacks (under calculations/, as cited)
   int block = -1;  // its paragraph, list item, table row or caption (one number per block)
   std::vector<const ResultFile*> cited;
 };

@@ -24,6 +24,11 @@ nlohmann::ordered_json entries(const std::vector<CitationEntry>& list, const std
     }
     if (!e.how.empty()) j["how"] = e.how;
     if (!e.reason.empty()) j["reason"] = e.reason;
+    if (!e.missing.empty()) {
+      auto m = nlohmann::ordered_json::array();
+      for (const auto& name : e.missing) m.push_back("calculations/" + name);
+      j["missing"] = std::move(m);
+    }
     out.push_back(std::move(j));
   }
   return out;

@@ -276,6 +276,7 @@ struct Settler {
       return;
     }
     e.reason = reason_of(r, b);
+    if (e.reason == "cites-missing-result") e.missing = r.missing;
     if (out) {
       out->reason = e.reason;
       for (const auto& [f, x] : b.candidates) out->candidates.push_back(field_name(*f, *x));

@@ -122,6 +122,14 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
   };
   by("checked by", c.checked, true);
   by("unchecked because", c.unchecked, false);
+  // What to fetch to check them: the data files those numbers cite that the book lacks, most first.
+  std::map<std::string, int> lacking;
+  for (const auto& e : c.unchecked)
+    for (const auto& name : e.missing) ++lacking["calculations/" + name];
+  std::vector<std::pair<int, std::string>> order;
+  for (const auto& [name, n] : lacking) order.emplace_back(-n, name);
+  std::sort(order.begin(), order.end());
+  for (const auto& [n, name] : order) out << "    " << name << " (not in the book): " << -n << (n == -1 ? " number\n" : " numbers\n");
   if (c.lock_entries > 0 || c.not_in_lock > 0)
     out << "  numbers.lock: " << c.lock_entries << " entries; " << c.not_in_lock
         << " citing numbers checked by the rules alone, not in the lock (check numbers --lock adds them)\n";
