@@ -129,7 +129,8 @@ void print_numbers_summary(const filters::Resolution& r, const check::NumbersRep
   std::vector<std::pair<int, std::string>> order;
   for (const auto& [name, n] : lacking) order.emplace_back(-n, name);
   std::sort(order.begin(), order.end());
-  for (const auto& [n, name] : order) out << "    " << name << " (not in the book): " << -n << (n == -1 ? " number\n" : " numbers\n");
+  for (const auto& [n, name] : order)
+    out << "    " << name << " (not in the book): " << -n << (n == -1 ? " number\n" : " numbers\n");
   if (c.lock_entries > 0 || c.not_in_lock > 0)
     out << "  numbers.lock: " << c.lock_entries << " entries; " << c.not_in_lock
         << " citing numbers checked by the rules alone, not in the lock (check numbers --lock adds them)\n";
@@ -332,6 +333,12 @@ void define_check_command(CLI::App* sub, Context& ctx) {
         print_inventory(eb, inventory);
     });
     if (loaded) {
+      // What the site build warns of its configuration, `check` warns too (the same verdict); the
+      // note a book with no home gets from the site build is no verdict, and not repeated here.
+      if ((opt->what == "all" || opt->wants("site")) && !s.book->config.repository.empty()) {
+        Diagnostics::Scope scope(s.diags, "site");
+        site::meta::warn_without_site_url(s.book->config, s.diags);
+      }
       if (opt->wants("pdf") ||
           (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {
         Diagnostics::Scope scope(s.diags, "pdf");

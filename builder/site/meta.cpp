@@ -124,11 +124,17 @@ std::string head(const book::Book& book, const Page& page) {
 void warn_without_site_url(const book::Config& config, Diagnostics& diags) {
   if (!config.site_url.empty()) return;
   // At book.toml when there is one; a book without one is warned at its folder (no file that is not there).
-  diags.warning(
-      config.config_file.empty() ? SourceLoc{config.root, 0, 0} : SourceLoc{config.config_file, 1, 1},
-      "no `site-url` in [book]: the site has no canonical URLs, no hreflang alternates and no "
-      "sitemap (they must be absolute)",
-      "site-url");
+  const SourceLoc at =
+      config.config_file.empty() ? SourceLoc{config.root, 0, 0} : SourceLoc{config.config_file, 1, 1};
+  const std::string what =
+      "no `site-url` in [book]: the site has no canonical URLs, no hreflang alternates and no sitemap "
+      "(they must be absolute)";
+  // A book with a repository is published somewhere: a warning. A book with no home yet (a new one from
+  // `bookbuild init`) is told once, as a note, which no warning count or --max-warnings sees.
+  if (config.repository.empty())
+    diags.note(at, what + "; set it when the book has a home", "site-url");
+  else
+    diags.warning(at, what, "site-url");
 }
 
 std::string source_link(const repo::Repository& repository, const book::Chapter& chapter,
