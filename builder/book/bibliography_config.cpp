@@ -1,5 +1,6 @@
 // The citation keys of book.toml (bibliography_config.hpp).
 #include "book/bibliography_config.hpp"
+#include "book/toml_read.hpp"
 
 #include "book/paths.hpp"
 #include "inputs/inputs.hpp"
@@ -9,11 +10,6 @@ namespace bb::book {
 namespace fs = std::filesystem;
 
 namespace {
-
-SourceLoc place(const fs::path& file, const toml::node* n) {
-  if (!n) return {file, 1, 1};
-  return {file, static_cast<int>(n->source().begin.line), static_cast<int>(n->source().begin.column)};
-}
 
 // `bibliography = "refs.bib"` or a list of such names, each with the node that names it.
 std::vector<std::pair<std::string, const toml::node*>> names(const toml::node& n, const fs::path& file,
@@ -26,10 +22,10 @@ std::vector<std::pair<std::string, const toml::node*>> names(const toml::node& n
       if (auto s = item.value<std::string>())
         out.emplace_back(*s, &item);
       else
-        diags.error(place(file, &item), "`bibliography` lists file names (strings)");
+        diags.error(toml_place(file, &item), "`bibliography` lists file names (strings)");
     }
   } else {
-    diags.error(place(file, &n), "`bibliography` is a file name or a list of them: \"refs.bib\"");
+    diags.error(toml_place(file, &n), "`bibliography` is a file name or a list of them: \"refs.bib\"");
   }
   return out;
 }
@@ -44,7 +40,7 @@ void read_citation_config(const toml::table& book, Config& cfg, Diagnostics& dia
     if (v == "numeric")
       c.style = bib::Style::Numeric;
     else if (v != "author-date")
-      diags.error(place(file, n),
+      diags.error(toml_place(file, n),
                   "`citation-style` is \"author-date\" or \"numeric\" (CSL files are not read)");
   }
   if (const toml::node* n = book.get("references")) {
@@ -52,30 +48,30 @@ void read_citation_config(const toml::table& book, Config& cfg, Diagnostics& dia
     if (v == "end")
       c.at_end = true;
     else if (v != "chapter")
-      diags.error(place(file, n),
+      diags.error(toml_place(file, n),
                   "`references` is \"chapter\" (a list at the end of each chapter that cites) or "
                   "\"end\" (one list at the end of the last chapter)");
   }
   const toml::node* n = book.get("bibliography");
   if (!n) return;
-  c.loc = place(file, n);
+  c.loc = toml_place(file, n);
   auto bibliography = std::make_shared<bib::Bibliography>();
   PathGuard guard(cfg.root);
   for (const auto& [name, node] : names(*n, file, diags)) {
     const fs::path ext = fs::path(name).extension();
     if (ext != ".bib" && ext != ".json") {
-      diags.error(place(file, node),
+      diags.error(toml_place(file, node),
                   "bibliography `" + name + "` must be a BibTeX (.bib) or CSL-JSON (.json) file");
       continue;
     }
     inputs::note_file(cfg.root / name);
     const auto confined = guard.confine(cfg.root / name);
     if (!confined.ok()) {
-      diags.error(place(file, node), "bibliography `" + name + "` " + confined.error);
+      diags.error(toml_place(file, node), "bibliography `" + name + "` " + confined.error);
       continue;
     }
     if (!fs::is_regular_file(confined.status)) {
-      diags.error(place(file, node), "bibliography `" + name + "` does not exist (or is not a file)");
+      diags.error(toml_place(file, node), "bibliography `" + name + "` does not exist (or is not a file)");
       continue;
     }
     bib::read_bibliography_file(confined.path, *bibliography, diags);

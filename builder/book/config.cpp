@@ -1,5 +1,6 @@
 // Reads book.toml into a Config, reporting every problem with its place in the file.
 #include "book/config.hpp"
+#include "book/toml_read.hpp"
 
 #include <toml++/toml.h>
 
@@ -25,7 +26,6 @@
 #include "repo/repository.hpp"
 #include "text/suggest.hpp"
 #include "text/url.hpp"
-#include "tomlfile/parse.hpp"
 
 namespace bb::book {
 
@@ -78,12 +78,6 @@ std::optional<ChapterEntry> chapter_from_file(const fs::path& file) {
 
 namespace {
 
-SourceLoc loc_of(const fs::path& file, const toml::node* n) {
-  if (!n) return {file, 0, 0};
-  const auto& src = n->source();
-  return {file, static_cast<int>(src.begin.line), static_cast<int>(src.begin.column)};
-}
-
 class Reader {
  public:
   Reader(fs::path file, Diagnostics& diags) : file_(std::move(file)), diags_(diags) {}
@@ -93,7 +87,7 @@ class Reader {
     const toml::node* n = t.get(key);
     if (!n) return fallback;
     if (auto v = n->value<std::string>()) return *v;
-    diags_.error(loc_of(file_, n), "`" + std::string(key) + "` must be a string");
+    diags_.error(toml_place(file_, n), "`" + std::string(key) + "` must be a string");
     return fallback;
   }
 
@@ -103,14 +97,14 @@ class Reader {
     if (!n) return out;
     const auto* arr = n->as_array();
     if (!arr) {
-      diags_.error(loc_of(file_, n), "`" + std::string(key) + "` must be an array of strings");
+      diags_.error(toml_place(file_, n), "`" + std::string(key) + "` must be an array of strings");
       return out;
     }
     for (const auto& item : *arr) {
       if (auto v = item.value<std::string>())
         out.push_back(*v);
       else
-        diags_.error(loc_of(file_, &item), "`" + std::string(key) + "` must contain only strings");
+        diags_.error(toml_place(file_, &item), "`" + std::string(key) + "` must contain only strings");
     }
     return out;
   }
@@ -122,7 +116,8 @@ class Reader {
     if (v == "error") return Policy::Error;
     if (v == "warning") return Policy::Warning;
     if (v == "ignore") return Policy::Ignore;
-    diags_.error(loc_of(file_, n), "`" + std::string(key) + "` must be \"error\", \"warning\" or \"ignore\"");
+    diags_.error(toml_place(file_, n),
+                 "`" + std::string(key) + "` must be \"error\", \"warning\" or \"ignore\"");
     return fallback;
   }
 
@@ -131,7 +126,7 @@ class Reader {
                   std::string_view where) {
     for (const auto& [k, v] : t) {
       if (std::find(keys.begin(), keys.end(), k.str()) == keys.end()) {
-        SourceLoc at = loc_of(file_, &v);
+        SourceLoc at = toml_place(file_, &v);
         if (k.source().begin.line > 0)
           at = {file_, static_cast<int>(k.source().begin.line), static_cast<int>(k.source().begin.column)};
         diags_.warning(at, "unknown key `" + std::string(k.str()) + "` in " + std::string(where) +
@@ -154,7 +149,7 @@ void read_labels(Reader& r, const toml::table& t, Labels& labels) {
   auto set = [&](std::string_view key, std::string& field) {
     std::string v = r.str(t, key, field);
     if (key != "preface" && v.find("{}") == std::string::npos) {
-      r.diags().error(loc_of(r.file(), t.get(key)),
+      r.diags().error(toml_place(r.file(), t.get(key)),
                       "label `" + std::string(key) + "` must contain `{}` where the number goes");
       return;
     }
@@ -178,12 +173,12 @@ void read_numbers(Reader& r, const toml::table& t, NumberLocale& numbers) {
     if (auto v = n->value<int64_t>(); v && *v >= 1 && *v <= 99)
       numbers.group_min_digits = static_cast<int>(*v);
     else
-      r.diags().error(loc_of(r.file(), n), "`group-min-digits` must be an integer from 1 to 99");
+      r.diags().error(toml_place(r.file(), n), "`group-min-digits` must be an integer from 1 to 99");
   }
   // "1.234" would read as a thousand and as one: every number of the edition would be ambiguous.
   if (!numbers.decimal.empty() && numbers.decimal == numbers.group) {
     const toml::node* at = t.get("group") ? t.get("group") : t.get("decimal");
-    r.diags().error(loc_of(r.file(), at ? at : &t),
+    r.diags().error(toml_place(r.file(), at ? at : &t),
                     "`decimal` and `group` are both `" + numbers.decimal + "`: a number such as 1" +
                         numbers.decimal +
                         "234 would be ambiguous (a thousand, or one); give them different values");
@@ -224,7 +219,7 @@ void warn_orphan_chapters(const Config& cfg, Diagnostics& diags) {
 
 // "book.toml:12": where a value of book.toml is, for --verbose.
 std::string origin_in(const fs::path& file, const toml::node* n) {
-  const SourceLoc at = loc_of(file, n);
+  const SourceLoc at = toml_place(file, n);
   return file.filename().string() + ":" + std::to_string(at.line);
 }
 
@@ -268,7 +263,7 @@ bool read_edition(Reader& r, const toml::node& node, const Edition* start, Confi
   const fs::path& root = cfg.root;
   const auto* t = node.as_table();
   if (!t) {
-    diags.error(loc_of(file, &node), "[[edition]] must be a table");
+    diags.error(toml_place(file, &node), "[[edition]] must be a table");
     return false;
   }
   r.known_keys(*t,
@@ -279,11 +274,11 @@ bool read_edition(Reader& r, const toml::node& node, const Edition* start, Confi
   e.id = r.str(*t, "id", e.id);
   const std::string detected_lang = e.lang;
   e.lang = r.str(*t, "lang", e.lang);
-  if (e.id.empty()) diags.error(loc_of(file, &node), "[[edition]] needs an `id`");
+  if (e.id.empty()) diags.error(toml_place(file, &node), "[[edition]] needs an `id`");
   if (e.lang.empty())
-    diags.error(loc_of(file, &node), "[[edition]] needs a BCP 47 `lang` such as \"zh-Hans\"");
+    diags.error(toml_place(file, &node), "[[edition]] needs a BCP 47 `lang` such as \"zh-Hans\"");
   if (!e.id.empty() && !ids.insert(e.id).second)
-    diags.error(loc_of(file, t->get("id")), "duplicate edition id `" + e.id + "`");
+    diags.error(toml_place(file, t->get("id")), "duplicate edition id `" + e.id + "`");
   cfg.origins["edition." + e.id] =
       start ? cfg.origins["edition." + e.id] + ", " + origin_in(file, &node) : origin_in(file, &node);
   e.name = r.str(*t, "name", start && e.lang == detected_lang ? e.name : e.lang);
@@ -299,27 +294,27 @@ bool read_edition(Reader& r, const toml::node& node, const Edition* start, Confi
   // Every path book.toml names stays inside the book (folders, chapters, cover), and every output
   // path inside --out (the edition id names files, site-path a folder of the site).
   if (!e.id.empty() && (!is_safe_relative(e.id) || e.id.find('/') != std::string::npos || e.id == "."))
-    diags.error(loc_of(file, t->get("id")),
+    diags.error(toml_place(file, t->get("id")),
                 "edition id `" + e.id + "` must be a plain name (it names output files)");
   if (!is_safe_relative(e.folder.generic_string()) || !guard.confine(root / e.folder).ok())
-    diags.error(loc_of(file, t->get("folder")),
+    diags.error(toml_place(file, t->get("folder")),
                 "edition folder `" + e.folder.generic_string() + "` is outside the book");
   if (!e.download_name.empty() && !is_download_name(e.download_name))
-    diags.error(loc_of(file, t->get("download-name")),
+    diags.error(toml_place(file, t->get("download-name")),
                 "download-name `" + e.download_name +
                     "` must be a plain file name without extension (letters, digits, `-`, `_`, `.`)");
   if (!is_safe_relative(e.site_path))
     diags.error(
-        loc_of(file, t->get("site-path")),
+        toml_place(file, t->get("site-path")),
         "site-path `" + e.site_path + "` must be a relative folder inside the site (no `..`, not absolute)");
   inputs::note_folder(root / e.folder);  // its chapters, its cover.png or cover.jpg
   if (!e.cover.empty()) {
     auto cover = guard.confine(root / e.folder / e.cover);
     if (!cover.ok())
-      diags.error(loc_of(file, t->get("cover")),
+      diags.error(toml_place(file, t->get("cover")),
                   "cover image `" + e.cover.generic_string() + "` " + cover.error);
     else if (!fs::is_regular_file(cover.path))
-      diags.error(loc_of(file, t->get("cover")),
+      diags.error(toml_place(file, t->get("cover")),
                   "cover image `" + (e.folder / e.cover).generic_string() + "` does not exist");
   }
   if (!e.site_path.empty() && e.site_path.back() != '/') e.site_path += '/';
@@ -337,24 +332,25 @@ bool read_edition(Reader& r, const toml::node& node, const Edition* start, Confi
     for (const auto& name : r.str_list(*t, "chapters")) {
       auto entry = chapter_from_file(name);
       if (!entry) {
-        diags.error(loc_of(file, chapters_node),
+        diags.error(toml_place(file, chapters_node),
                     "cannot tell the chapter number of `" + name +
                         "`: name chapter files like `04-title.md`, `chapter04.md` or `preface.md`");
         continue;
       }
       if (!keys.insert(entry->key).second)
-        diags.error(loc_of(file, chapters_node), "two files in `chapters` are chapter `" + entry->key + "`");
+        diags.error(toml_place(file, chapters_node),
+                    "two files in `chapters` are chapter `" + entry->key + "`");
       if (auto c = guard.confine(root / e.folder / entry->file); !c.ok()) {
-        diags.error(loc_of(file, chapters_node), "chapter file `" + name + "` " + c.error);
+        diags.error(toml_place(file, chapters_node), "chapter file `" + name + "` " + c.error);
         continue;
       }
       if (!fs::exists(root / e.folder / entry->file))
-        diags.error(loc_of(file, chapters_node),
+        diags.error(toml_place(file, chapters_node),
                     "chapter file `" + (e.folder / entry->file).generic_string() + "` does not exist");
       e.chapters.push_back(*entry);
     }
   } else if (!start) {
-    diags.error(loc_of(file, &node), "edition `" + e.id + "` lists no `chapters`");
+    diags.error(toml_place(file, &node), "edition `" + e.id + "` lists no `chapters`");
   }
   cfg.editions.push_back(std::move(e));
   return true;
@@ -409,12 +405,12 @@ void read_editions(Reader& r, const toml::array& tables, const Config& base, Con
         at = &node;
     if (!paths.insert(e.site_path).second)
       diags.error(
-          loc_of(file, at && at->as_table()->get("site-path") ? at->as_table()->get("site-path") : at),
+          toml_place(file, at && at->as_table()->get("site-path") ? at->as_table()->get("site-path") : at),
           "two editions share site path `" + e.site_path + "`");
     if (!e.download_name.empty() && !downloads.insert(e.download_name).second)
       diags.error(
-          loc_of(file,
-                 at && at->as_table()->get("download-name") ? at->as_table()->get("download-name") : at),
+          toml_place(file,
+                     at && at->as_table()->get("download-name") ? at->as_table()->get("download-name") : at),
           "two editions share download-name `" + e.download_name + "`");
   }
 }
@@ -463,19 +459,9 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
   }
   const Config base = detect_layout(root);
 
-  // A book.toml is a page of settings: 1 MiB is far more than any needs.
-  constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
-  auto read = inputs::read_bounded(file, kMaxConfigBytes);
-  if (!read.ok()) {
-    diags.error({file, 0, 0}, inputs::read_problem(read, kMaxConfigBytes));
-    return std::nullopt;
-  }
-  auto parsed = tomlfile::parse(read.bytes, file);
-  if (!parsed.error.empty()) {
-    diags.error({file, parsed.line, parsed.col}, parsed.error);
-    return std::nullopt;
-  }
-  const toml::table& doc = parsed.table;
+  const std::optional<toml::table> parsed = read_book_toml(file, diags);
+  if (!parsed) return std::nullopt;
+  const toml::table& doc = *parsed;
 
   Reader r(file, diags);
   Config cfg = base;
@@ -494,7 +480,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     for (const auto& [key, value] : *book) cfg.origins[std::string(key.str())] = origin_in(file, &value);
     cfg.calculations = (root / r.str(*book, "calculations", "calculations")).lexically_normal();
     if (auto c = PathGuard(root).confine(cfg.calculations); !c.ok())
-      diags.error(loc_of(file, book->get("calculations")), "calculations folder " + c.error);
+      diags.error(toml_place(file, book->get("calculations")), "calculations folder " + c.error);
     cfg.title = r.str(*book, "title", cfg.title);
     // The book's title replaces what was read for it (the README's heading), not an edition's own.
     if (book->contains("title"))
@@ -508,15 +494,15 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     if (const auto scheme = text::url_scheme(cfg.site_url);
         !cfg.site_url.empty() && scheme != "https" && scheme != "http")
       diags.error(
-          loc_of(file, book->get("site-url")),
+          toml_place(file, book->get("site-url")),
           "`site-url` must be an absolute http(s) address, such as \"https://owner.github.io/name/\"");
     if (!cfg.site_url.empty() && cfg.site_url.back() != '/') cfg.site_url += '/';
     if (auto icon = r.str(*book, "favicon"); !icon.empty()) {
       auto c = PathGuard(root).confine(root / icon);
       if (!c.ok())
-        diags.error(loc_of(file, book->get("favicon")), "favicon " + c.error);
+        diags.error(toml_place(file, book->get("favicon")), "favicon " + c.error);
       else if (!fs::is_regular_file(c.path))
-        diags.error(loc_of(file, book->get("favicon")), "favicon `" + icon + "` does not exist");
+        diags.error(toml_place(file, book->get("favicon")), "favicon `" + icon + "` does not exist");
       else
         cfg.favicon = c.path;
     }
@@ -552,7 +538,7 @@ std::optional<Config> load_config(const fs::path& root_in, Diagnostics& diags) {
     cfg.source_edition = cfg.editions.front().id;
   if (cfg.editions.empty()) return std::nullopt;
   if (!cfg.edition(cfg.source_edition)) {
-    diags.error(loc_of(file, doc["book"]["source-edition"].node()),
+    diags.error(toml_place(file, doc["book"]["source-edition"].node()),
                 "source edition `" + cfg.source_edition + "` is not one of the [[edition]] ids");
     return std::nullopt;
   }

@@ -1,5 +1,6 @@
 // `[[filter]]` tables of book.toml: where each book filter is, and where it runs.
 #include "book/filter_config.hpp"
+#include "book/toml_read.hpp"
 
 #include <algorithm>
 
@@ -13,11 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-SourceLoc place(const fs::path& file, const toml::node* n) {
-  if (!n) return {file, 1, 1};
-  return {file, static_cast<int>(n->source().begin.line), static_cast<int>(n->source().begin.column)};
-}
-
 // A list of strings, each one of `allowed` (when given).
 std::vector<std::string> names(const toml::table& t, std::string_view key,
                                const std::vector<std::string>& allowed, const fs::path& file,
@@ -27,7 +23,7 @@ std::vector<std::string> names(const toml::table& t, std::string_view key,
   if (!n) return out;
   const auto* arr = n->as_array();
   if (!arr) {
-    diags.error(place(file, n), "`" + std::string(key) + "` must be an array of strings");
+    diags.error(toml_place(file, n), "`" + std::string(key) + "` must be an array of strings");
     return out;
   }
   for (const auto& item : *arr) {
@@ -35,8 +31,8 @@ std::vector<std::string> names(const toml::table& t, std::string_view key,
     if (!v || (!allowed.empty() && std::find(allowed.begin(), allowed.end(), *v) == allowed.end())) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "\"" : ", \"") + a + "\"";
-      diags.error(place(file, &item), "`" + std::string(key) + "` holds " +
-                                          (allowed.empty() ? std::string("strings") : "only " + list));
+      diags.error(toml_place(file, &item), "`" + std::string(key) + "` holds " +
+                                               (allowed.empty() ? std::string("strings") : "only " + list));
       continue;
     }
     out.push_back(*v);
@@ -52,7 +48,7 @@ void read_filter_entries(const toml::table& doc, Config& cfg, Diagnostics& diags
   const fs::path& file = cfg.config_file;
   const auto* list = node->as_array();
   if (!list) {
-    diags.error(place(file, node), "filters are `[[filter]]` tables");
+    diags.error(toml_place(file, node), "filters are `[[filter]]` tables");
     return;
   }
   std::vector<std::string> edition_ids;
@@ -61,32 +57,33 @@ void read_filter_entries(const toml::table& doc, Config& cfg, Diagnostics& diags
   for (const auto& item : *list) {
     const auto* t = item.as_table();
     if (!t) {
-      diags.error(place(file, &item), "[[filter]] must be a table");
+      diags.error(toml_place(file, &item), "[[filter]] must be a table");
       continue;
     }
     for (const auto& [k, v] : *t)
       if (k != "path" && k != "outputs" && k != "editions" && k != "stage")
-        diags.warning(place(file, &v),
+        diags.warning(toml_place(file, &v),
                       "unknown key `" + std::string(k.str()) + "` in [[filter]]" +
                           text::did_you_mean(k.str(), {"path", "outputs", "editions", "stage"}));
     FilterEntry f;
-    f.loc = place(file, &item);
+    f.loc = toml_place(file, &item);
     f.name = t->get("path") ? t->get("path")->value<std::string>().value_or("") : "";
     // Filters are the book's own code, kept together where a reviewer looks for them.
     const fs::path relative = fs::path(f.name).lexically_normal();
     if (f.name.empty() || relative.is_absolute() || *relative.begin() != "filters" ||
         relative.extension() != ".lua") {
-      diags.error(place(file, t->get("path")), "[[filter]] needs a `path` such as \"filters/glossary.lua\"");
+      diags.error(toml_place(file, t->get("path")),
+                  "[[filter]] needs a `path` such as \"filters/glossary.lua\"");
       continue;
     }
     const auto confined = guard.confine(cfg.root / relative);
     inputs::note_file(cfg.root / relative);
     if (!confined.ok()) {
-      diags.error(place(file, t->get("path")), "filter `" + f.name + "` " + confined.error);
+      diags.error(toml_place(file, t->get("path")), "filter `" + f.name + "` " + confined.error);
       continue;
     }
     if (!fs::is_regular_file(confined.path)) {
-      diags.error(place(file, t->get("path")), "filter `" + f.name + "` does not exist");
+      diags.error(toml_place(file, t->get("path")), "filter `" + f.name + "` does not exist");
       continue;
     }
     f.path = confined.path;
@@ -97,7 +94,7 @@ void read_filter_entries(const toml::table& doc, Config& cfg, Diagnostics& diags
       if (v == "parsed")
         f.stage = FilterEntry::Stage::Parsed;
       else if (v != "resolved")
-        diags.error(place(file, s), "`stage` is \"parsed\" or \"resolved\"");
+        diags.error(toml_place(file, s), "`stage` is \"parsed\" or \"resolved\"");
     }
     cfg.filters.push_back(std::move(f));
   }

@@ -1,5 +1,6 @@
 // The print look of book.toml (print_config.hpp).
 #include "book/print_config.hpp"
+#include "book/toml_read.hpp"
 
 #include <algorithm>
 
@@ -13,11 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-SourceLoc place(const fs::path& file, const toml::node* n) {
-  if (!n) return {file, 1, 1};
-  return {file, static_cast<int>(n->source().begin.line), static_cast<int>(n->source().begin.column)};
-}
-
 class PrintReader {
  public:
   PrintReader(const Config& cfg, Diagnostics& diags) : cfg_(cfg), file_(cfg.config_file), diags_(diags) {}
@@ -28,16 +24,17 @@ class PrintReader {
     if (!n) return;
     auto v = n->value<std::string>();
     if (!v || v->empty()) {
-      diags_.error(place(file_, n), "`" + std::string(key) + "` must be a font family name");
+      diags_.error(toml_place(file_, n), "`" + std::string(key) + "` must be a font family name");
       return;
     }
     if (!is_font_name(*v)) {
-      diags_.error(place(file_, n), "font name `" + *v +
-                                        "` holds characters no font family name has (TeX would read them "
-                                        "as markup): letters, digits, spaces and - . , ' ( ) + only");
+      diags_.error(toml_place(file_, n),
+                   "font name `" + *v +
+                       "` holds characters no font family name has (TeX would read them "
+                       "as markup): letters, digits, spaces and - . , ' ( ) + only");
       return;
     }
-    out = {*v, place(file_, n)};
+    out = {*v, toml_place(file_, n)};
   }
 
   // A list of font names (the rules of `check pdf`), appended to `out`.
@@ -46,15 +43,15 @@ class PrintReader {
     if (!n) return;
     const auto* arr = n->as_array();
     if (!arr) {
-      diags_.error(place(file_, n), "`" + std::string(key) + "` must be an array of font names");
+      diags_.error(toml_place(file_, n), "`" + std::string(key) + "` must be an array of font names");
       return;
     }
     for (const auto& item : *arr) {
       auto v = item.value<std::string>();
       if (!v || v->empty())
-        diags_.error(place(file_, &item), "`" + std::string(key) + "` holds font names (strings)");
+        diags_.error(toml_place(file_, &item), "`" + std::string(key) + "` holds font names (strings)");
       else
-        out.push_back({*v, place(file_, &item)});
+        out.push_back({*v, toml_place(file_, &item)});
     }
   }
 
@@ -62,9 +59,9 @@ class PrintReader {
                     std::string_view where) {
     for (const auto& [k, v] : t)
       if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
-        diags_.warning(place(file_, &v), "unknown key `" + std::string(k.str()) + "` in " +
-                                             std::string(where) +
-                                             text::did_you_mean(k.str(), {keys.begin(), keys.end()}));
+        diags_.warning(toml_place(file_, &v), "unknown key `" + std::string(k.str()) + "` in " +
+                                                  std::string(where) +
+                                                  text::did_you_mean(k.str(), {keys.begin(), keys.end()}));
   }
 
   // `pdf-cover`: a file inside the book — an image or a PDF (its first page becomes the cover), or a
@@ -74,7 +71,7 @@ class PrintReader {
     if (!n) return;
     auto v = n->value<std::string>();
     if (!v || v->empty()) {
-      diags_.error(place(file_, n), "`pdf-cover` must be a file name");
+      diags_.error(toml_place(file_, n), "`pdf-cover` must be a file name");
       return;
     }
     PathGuard guard(cfg_.root);
@@ -83,12 +80,12 @@ class PrintReader {
     if (!fs::exists(candidate) && fs::exists(cfg_.root / *v)) candidate = cfg_.root / *v;
     auto c = guard.confine(candidate);
     if (!c.ok()) {
-      diags_.error(place(file_, n), "pdf-cover `" + *v + "` " + c.error);
+      diags_.error(toml_place(file_, n), "pdf-cover `" + *v + "` " + c.error);
       return;
     }
     inputs::note_file(c.path);
     if (!fs::is_regular_file(c.path)) {
-      diags_.error(place(file_, n), "pdf-cover `" + *v + "` does not exist");
+      diags_.error(toml_place(file_, n), "pdf-cover `" + *v + "` does not exist");
       return;
     }
     std::string ext = c.path.extension().string();
@@ -97,19 +94,20 @@ class PrintReader {
       const fs::path templates = fs::weakly_canonical(cfg_.root / "templates");
       const fs::path rel = fs::weakly_canonical(c.path).lexically_relative(templates);
       if (rel.empty() || *rel.begin() == "..") {
-        diags_.error(place(file_, n),
+        diags_.error(toml_place(file_, n),
                      "a TeX cover is kept in the book's templates/ folder (like "
                      "templates/latex/preamble.tex): `" +
                          *v + "` is not");
         return;
       }
     } else if (ext != ".pdf" && ext != ".png" && ext != ".jpg" && ext != ".jpeg") {
-      diags_.error(place(file_, n), "pdf-cover `" + *v + "` must be a PDF, PNG or JPEG (its first page " +
-                                        "becomes the cover) or a .tex file in templates/");
+      diags_.error(toml_place(file_, n), "pdf-cover `" + *v +
+                                             "` must be a PDF, PNG or JPEG (its first page " +
+                                             "becomes the cover) or a .tex file in templates/");
       return;
     }
     out.cover = c.path;
-    out.cover_loc = place(file_, n);
+    out.cover_loc = toml_place(file_, n);
   }
 
  private:
@@ -138,7 +136,7 @@ void read_print_config(const toml::table& doc, Config& cfg, Diagnostics& diags) 
       r.font_list(*t, "fonts-required", book_required);
       r.font_list(*t, "fonts-forbidden", book_forbidden);
     } else {
-      diags.error(place(cfg.config_file, pdf), "`pdf` must be a table: [pdf]");
+      diags.error(toml_place(cfg.config_file, pdf), "`pdf` must be a table: [pdf]");
     }
   }
   const auto* editions = doc["edition"].as_array();
@@ -155,7 +153,7 @@ void read_print_config(const toml::table& doc, Config& cfg, Diagnostics& diags) 
       if (!fonts) break;
       const auto* f = fonts->as_table();
       if (!f) {
-        diags.error(place(cfg.config_file, fonts), "`fonts` must be a table: [edition.fonts]");
+        diags.error(toml_place(cfg.config_file, fonts), "`fonts` must be a table: [edition.fonts]");
         break;
       }
       r.unknown_keys(*f, {"main", "sans", "mono", "cjk", "cjk-sans", "cjk-mono", "required", "forbidden"},

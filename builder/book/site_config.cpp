@@ -1,5 +1,6 @@
 // book.toml's `[site]` table: the old addresses a book keeps (redirects, MkDocs heading ids).
 #include "book/site_config.hpp"
+#include "book/toml_read.hpp"
 
 #include "book/paths.hpp"
 #include "text/suggest.hpp"
@@ -8,15 +9,10 @@ namespace bb::book {
 
 namespace {
 
-SourceLoc at(const std::filesystem::path& file, const toml::node* n) {
-  if (!n) return {file, 0, 0};
-  return {file, static_cast<int>(n->source().begin.line), static_cast<int>(n->source().begin.column)};
-}
-
 // "ch04" names the source edition's chapter, "en/ch04" another edition's, "en/" an edition's home.
 void read_redirect(const std::string& from, const toml::node& value, const std::filesystem::path& file,
                    Config& cfg, Diagnostics& diags) {
-  const SourceLoc loc = at(file, &value);
+  const SourceLoc loc = toml_place(file, &value);
   const auto target = value.value<std::string>();
   if (!target) {
     diags.error(loc, "redirect `" + from + "` must name a chapter, such as \"ch04\" or \"en/ch04\"");
@@ -58,18 +54,18 @@ void read_site_config(const toml::table& site, const std::filesystem::path& file
       if (auto on = value.value<bool>())
         for (auto& e : cfg.editions) e.mkdocs_ids = *on;
       else
-        diags.error(at(file, &value), "`mkdocs-ids` must be true or false");
+        diags.error(toml_place(file, &value), "`mkdocs-ids` must be true or false");
     } else if (key == "redirects") {
       const auto* table = value.as_table();
       if (!table) {
-        diags.error(at(file, &value), "`redirects` must be a table: \"old/path.html\" = \"ch04\"");
+        diags.error(toml_place(file, &value), "`redirects` must be a table: \"old/path.html\" = \"ch04\"");
         continue;
       }
       for (const auto& [from, target] : *table)
         read_redirect(std::string(from.str()), target, file, cfg, diags);
     } else {
-      diags.warning(at(file, &value), "unknown key `" + std::string(key.str()) + "` in [site]" +
-                                          text::did_you_mean(key.str(), {"mkdocs-ids", "redirects"}));
+      diags.warning(toml_place(file, &value), "unknown key `" + std::string(key.str()) + "` in [site]" +
+                                                  text::did_you_mean(key.str(), {"mkdocs-ids", "redirects"}));
     }
   }
 }

@@ -7,19 +7,14 @@
 #include <cctype>
 #include <string_view>
 
+#include "book/toml_read.hpp"
 #include "inputs/file_io.hpp"
-#include "tomlfile/parse.hpp"
 
 namespace bb::publish {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-SourceLoc at(const fs::path& file, const toml::node* n) {
-  if (!n) return {file, 1, 1};
-  return {file, static_cast<int>(n->source().begin.line), static_cast<int>(n->source().begin.column)};
-}
 
 bool is_hex(std::string_view s, std::size_t size) {
   return s.size() == size && std::all_of(s.begin(), s.end(), [](char c) {
@@ -84,7 +79,7 @@ struct Reader {
   bool ok = true;
 
   void error(const toml::node* n, std::string message) {
-    diags.error(at(file, n), std::move(message));
+    diags.error(book::toml_place(file, n), std::move(message));
     ok = false;
   }
   std::optional<std::string> str(const toml::table& t, std::string_view key) {
@@ -190,28 +185,20 @@ std::optional<Settings> read_settings(const book::Config& cfg, const std::string
   const toml::table* t = &empty;
   toml::table doc;
   if (!file.empty()) {
-    constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;  // as book/config.cpp
-    auto read = inputs::read_bounded(file, kMaxConfigBytes);
-    if (!read.ok()) {
-      diags.error({file, 0, 0}, inputs::read_problem(read, kMaxConfigBytes));
-      return std::nullopt;
-    }
-    auto parsed = tomlfile::parse(read.bytes, file);
-    if (!parsed.error.empty()) {
-      diags.error({file, parsed.line, parsed.col}, parsed.error);
-      return std::nullopt;
-    }
-    doc = std::move(parsed.table);
+    std::optional<toml::table> parsed = book::read_book_toml(file, diags);
+    if (!parsed) return std::nullopt;
+    doc = std::move(*parsed);
     if (const toml::node* n = doc.get("publish")) {
       t = n->as_table();
       if (!t) {
-        diags.error(at(file, n), "[publish] must be a table");
+        diags.error(book::toml_place(file, n), "[publish] must be a table");
         return std::nullopt;
       }
     }
   }
   Reader r{file, diags};
-  const SourceLoc table_loc = file.empty() ? SourceLoc{cfg.root, 0, 0} : at(file, doc.get("publish"));
+  const SourceLoc table_loc =
+      file.empty() ? SourceLoc{cfg.root, 0, 0} : book::toml_place(file, doc.get("publish"));
   for (const auto& [key, value] : *t) {
     static constexpr std::string_view known[] = {"tag",
                                                  "title",
@@ -223,7 +210,8 @@ std::optional<Settings> read_settings(const book::Config& cfg, const std::string
                                                  "bookbuild-deb",
                                                  "bookbuild-sha256"};
     if (std::find(std::begin(known), std::end(known), key.str()) == std::end(known))
-      diags.warning(at(file, &value), "unknown key `" + std::string(key.str()) + "` in [publish]");
+      diags.warning(book::toml_place(file, &value),
+                    "unknown key `" + std::string(key.str()) + "` in [publish]");
   }
   read_release(r, *t, s);
   read_tool(r, *t, table_loc, own_commit, s.tool);
