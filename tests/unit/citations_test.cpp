@@ -43,6 +43,33 @@ TEST(Citations, ReportMatchesGoldenFile) {
   test::expect_golden(test::fixtures() / "citations" / "expected.json", t.report().dump(2) + "\n");
 }
 
+// A number left unchecked because its text also cites a result the book lacks names that file, in the
+// summary and in the JSON report; once the file is there, the same number is checked.
+TEST(Citations, ANumberWaitingOnAMissingResultNamesIt) {
+  TempBook t;
+  auto r = t.check();
+  EXPECT_NE(r.out.find("calculations/results/absent-too.json (not in the book): 1 number\n"),
+            std::string::npos)
+      << r.out;
+  auto waiting = [](const nlohmann::json& report) {
+    for (const auto& u : report["unchecked"])
+      if (u["text"] == "7 GB") return u;
+    return nlohmann::json();
+  };
+  const auto before = waiting(t.report());
+  ASSERT_FALSE(before.is_null());
+  EXPECT_EQ(before["reason"], "cites-missing-result");
+  EXPECT_EQ(before["missing"], nlohmann::json::array({"calculations/results/absent-too.json"}));
+  test::write_file(t.book() / "calculations" / "results" / "absent-too.json",
+                   "{\"total_bytes\": 7000000000}\n");
+  const auto report = t.report();
+  EXPECT_TRUE(waiting(report).is_null());
+  bool checked = false;
+  for (const auto& c : report["checked"])
+    checked |= c["text"] == "7 GB" && c["result"] == "calculations/results/absent-too.json";
+  EXPECT_TRUE(checked) << report.dump(1);
+}
+
 // The book's scenarios/book.json as a clone without `git lfs pull` has it: a warning, not a failure.
 TEST(Citations, LfsPointerIsAWarning) {
   TempBook t;
