@@ -56,6 +56,34 @@ bool contains_nocase(std::string_view line, std::string_view word) {
   return false;
 }
 
+// `text` after the blanks `\s` matches in the C locale.
+std::string_view skip_blanks(std::string_view text) {
+  while (!text.empty() && std::string_view(" \t\n\v\f\r").find(text.front()) != std::string_view::npos)
+    text.remove_prefix(1);
+  return text;
+}
+
+bool starts_nocase(std::string_view text, std::string_view word) {
+  return contains_nocase(text.substr(0, word.size()), word);
+}
+
+// Whether author_line (anchored: its word comes first, after blanks and an optional `**`) can match.
+bool may_name_author(std::string_view line) {
+  std::string_view rest = skip_blanks(line);
+  if (rest.starts_with("**")) rest.remove_prefix(2);
+  return rest.starts_with("作者") || starts_nocase(rest, "author") || starts_nocase(rest, "by");
+}
+
+// Whether author_note can match: a `著` followed by blanks and a closing parenthesis.
+bool may_note_author(std::string_view line) {
+  const std::string_view mark = "著";
+  for (auto at = line.find(mark); at != std::string_view::npos; at = line.find(mark, at + 1)) {
+    const std::string_view rest = skip_blanks(line.substr(at + mark.size()));
+    if (rest.starts_with("）") || rest.starts_with(")")) return true;
+  }
+  return false;
+}
+
 // The patterns of read_head, compiled on first use: most books need none of them, and compiling
 // them cost ~3 M instructions on every run of every job (issue 49).
 const std::regex& author_line() {
@@ -110,12 +138,10 @@ Head read_head(const fs::path& file, const fs::path& root) {
       }
     }
     previous = line;
-    // Each pattern is tried only on a line holding its literal words, which it cannot match without.
+    // Each pattern is tried only on a line where its literal words stand where it needs them.
     // (Running them on every line of a preface was a tenth of a warm site build's instructions.)
-    const bool may_name =
-        h.author.empty() && (line.find("作者") != std::string::npos || contains_nocase(line, "author") ||
-                             contains_nocase(line, "by"));
-    const bool may_note = h.author.empty() && line.find("著") != std::string::npos;
+    const bool may_name = h.author.empty() && may_name_author(line);
+    const bool may_note = h.author.empty() && may_note_author(line);
     if ((may_name && std::regex_search(line, m, author_line())) ||
         (may_note && std::regex_search(line, m, author_note()))) {
       h.author = trim(m[1].str());
