@@ -36,11 +36,69 @@ std::string title_text(std::string t) {
   if (auto brace = t.find(" {"); brace != std::string::npos && !t.empty() && t.back() == '}') t.erase(brace);
   t = trim(t);
   while (!t.empty() && t.back() == '#') t.pop_back();
-  t = trim(std::regex_replace(t, std::regex("<[^>]*>"), ""));
+  if (t.find('<') != std::string::npos) t = std::regex_replace(t, std::regex("<[^>]*>"), "");
+  t = trim(t);
   static const std::string open = "《", close = "》";
   if (t.starts_with(open) && t.ends_with(close) && t.find(close) == t.size() - close.size())
     t = t.substr(open.size(), t.size() - open.size() - close.size());
   return trim(t);
+}
+
+// Whether `line` holds `word` (lower case) with its ASCII letters in any case: what a regex with
+// std::regex::icase needs to find before it can match (the C locale folds only ASCII).
+bool contains_nocase(std::string_view line, std::string_view word) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  for (std::size_t i = 0; i + word.size() <= line.size(); ++i) {
+    std::size_t k = 0;
+    while (k < word.size() && lower(line[i + k]) == word[k]) ++k;
+    if (k == word.size()) return true;
+  }
+  return false;
+}
+
+// `text` after the blanks `\s` matches in the C locale.
+std::string_view skip_blanks(std::string_view text) {
+  while (!text.empty() && std::string_view(" \t\n\v\f\r").find(text.front()) != std::string_view::npos)
+    text.remove_prefix(1);
+  return text;
+}
+
+bool starts_nocase(std::string_view text, std::string_view word) {
+  return contains_nocase(text.substr(0, word.size()), word);
+}
+
+// Whether author_line (anchored: its word comes first, after blanks and an optional `**`) can match.
+bool may_name_author(std::string_view line) {
+  std::string_view rest = skip_blanks(line);
+  if (rest.starts_with("**")) rest.remove_prefix(2);
+  return rest.starts_with("作者") || starts_nocase(rest, "author") || starts_nocase(rest, "by");
+}
+
+// Whether author_note can match: a `著` followed by blanks and a closing parenthesis.
+bool may_note_author(std::string_view line) {
+  const std::string_view mark = "著";
+  for (auto at = line.find(mark); at != std::string_view::npos; at = line.find(mark, at + 1)) {
+    const std::string_view rest = skip_blanks(line.substr(at + mark.size()));
+    if (rest.starts_with("）") || rest.starts_with(")")) return true;
+  }
+  return false;
+}
+
+// The patterns of read_head, compiled on first use: most books need none of them, and compiling
+// them cost ~3 M instructions on every run of every job (issue 49).
+const std::regex& author_line() {
+  static const std::regex re(
+      R"(^\s*(?:\*\*)?(?:作者|作者們|作者们|Authors?|By)(?:\*\*)?\s*(?::|：|\*\*(?::|：)\*\*)\s*(.+?)\s*$)",
+      std::regex::icase);
+  return re;
+}
+const std::regex& author_note() {
+  static const std::regex re(R"([（(]([^（()）]{1,40}?)\s*著[）)])");
+  return re;
+}
+const std::regex& html_h1() {
+  static const std::regex re(R"(<h1[^>]*>(.*?)</h1>)", std::regex::icase);
+  return re;
 }
 
 // The first level-1 heading (`# …`, a setext `…` over `===`, or an HTML `<h1>`), the bold lead of the
@@ -54,11 +112,6 @@ Head read_head(const fs::path& file, const fs::path& root) {
   int number = 0;
   const std::string name = file.lexically_relative(root).generic_string();
   auto at = [&](int n) { return name + ":" + std::to_string(n); };
-  static const std::regex author_line(
-      R"(^\s*(?:\*\*)?(?:作者|作者們|作者们|Authors?|By)(?:\*\*)?\s*(?::|：|\*\*(?::|：)\*\*)\s*(.+?)\s*$)",
-      std::regex::icase);
-  static const std::regex author_note(R"([（(]([^（()）]{1,40}?)\s*著[）)])");
-  static const std::regex html_h1(R"(<h1[^>]*>(.*?)</h1>)", std::regex::icase);
   while (std::getline(in, line)) {
     ++number;
     if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 byte order mark
@@ -73,7 +126,7 @@ Head read_head(const fs::path& file, const fs::path& root) {
       std::string found;
       if (t.starts_with("# "))
         found = title_text(t.substr(2));
-      else if (std::regex_search(line, m, html_h1))
+      else if (contains_nocase(line, "<h1") && std::regex_search(line, m, html_h1()))
         found = title_text(m[1].str());
       else if (!t.empty() && t.find_first_not_of('=') == std::string::npos && !trim(previous).empty())
         found = title_text(trim(previous));
@@ -85,8 +138,12 @@ Head read_head(const fs::path& file, const fs::path& root) {
       }
     }
     previous = line;
-    if (h.author.empty() &&
-        (std::regex_search(line, m, author_line) || std::regex_search(line, m, author_note))) {
+    // Each pattern is tried only on a line where its literal words stand where it needs them.
+    // (Running them on every line of a preface was a tenth of a warm site build's instructions.)
+    const bool may_name = h.author.empty() && may_name_author(line);
+    const bool may_note = h.author.empty() && may_note_author(line);
+    if ((may_name && std::regex_search(line, m, author_line())) ||
+        (may_note && std::regex_search(line, m, author_note()))) {
       h.author = trim(m[1].str());
       h.author_at = at(number);
     }

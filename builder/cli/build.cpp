@@ -132,7 +132,7 @@ bool write_site(const Context& ctx, BookSession& s) {
 template <typename Meanwhile>
 void build_pdfs_and(const Context& ctx, BookSession& s, BuildRecord& record, std::vector<fs::path>& written,
                     Meanwhile meanwhile) {
-  const typeset::BuildOptions options{ctx.global.out_dir, ctx.global.quiet};
+  const typeset::BuildOptions options{ctx.global.out_dir, ctx.global.quiet, true};
   std::deque<PdfJob> jobs;  // a deque: a job holds its Diagnostics (a mutex) and never moves
   for (std::size_t e = 0; e < s.book->editions.size(); ++e) {
     auto t0 = Clock::now();

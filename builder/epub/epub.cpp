@@ -166,7 +166,7 @@ std::optional<PrintPages> print_pages(const book::Book& book, const book::Editio
   inputs::note_file(file);
   std::vector<std::pair<std::string, const doc::Node*>> chapters;
   for (std::size_t i = 0; i < roots.size(); ++i) chapters.emplace_back(eb.chapters[i].key, &roots[i]);
-  auto record = pages::valid_record(file, pdf, pages::blocks_digest(chapters));
+  auto record = pages::valid_record(file, pdf, chapters);
   if (!record) return std::nullopt;
   std::map<std::string, std::string> page_of(record->pages.begin(), record->pages.end());
   PrintPages p{name, std::vector<std::map<std::size_t, std::string>>(roots.size())};

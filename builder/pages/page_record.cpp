@@ -132,13 +132,29 @@ void save_record(const fs::path& file, const PageRecord& record) {
   output::write_file_atomic(file, format_record(record));
 }
 
-std::optional<PageRecord> valid_record(const fs::path& file, const fs::path& pdf, std::uint64_t blocks) {
+namespace {
+
+// valid_record, with the blocks' digest asked for only once a record has been read.
+template <typename Blocks>
+std::optional<PageRecord> valid_record_of(const fs::path& file, const fs::path& pdf, Blocks blocks) {
   auto record = parse_record(read_file(file, kMaxRecordBytes));
-  if (!record || record->blocks != blocks) return std::nullopt;
+  if (!record || record->blocks != blocks()) return std::nullopt;
   std::error_code ec;
   if (!fs::is_regular_file(pdf, ec)) return std::nullopt;
   if (text::checksum64(read_file(pdf, kMaxPdfBytes)) != record->pdf) return std::nullopt;
   return record;
+}
+
+}  // namespace
+
+std::optional<PageRecord> valid_record(const fs::path& file, const fs::path& pdf, std::uint64_t blocks) {
+  return valid_record_of(file, pdf, [&] { return blocks; });
+}
+
+std::optional<PageRecord> valid_record(
+    const fs::path& file, const fs::path& pdf,
+    const std::vector<std::pair<std::string, const doc::Node*>>& chapters) {
+  return valid_record_of(file, pdf, [&] { return blocks_digest(chapters); });
 }
 
 }  // namespace bb::pages

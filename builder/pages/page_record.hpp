@@ -51,5 +51,9 @@ void save_record(const std::filesystem::path& file, const PageRecord& record);
 // with the digest `blocks`; nullopt when there is none, or it is stale or damaged.
 std::optional<PageRecord> valid_record(const std::filesystem::path& file, const std::filesystem::path& pdf,
                                        std::uint64_t blocks);
+// The same for the blocks of `chapters`, whose digest is computed only when there is a record to
+// compare it with (an EPUB built without a PDF beside it does not walk every block for nothing).
+std::optional<PageRecord> valid_record(const std::filesystem::path& file, const std::filesystem::path& pdf,
+                                       const std::vector<std::pair<std::string, const doc::Node*>>& chapters);
 
 }  // namespace bb::pages

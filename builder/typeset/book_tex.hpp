@@ -19,7 +19,7 @@ struct LatexBook {
   std::filesystem::path tex;               // <dir>/book.tex
   std::vector<writers::SourceMark> marks;  // book.tex line → manuscript place
   std::size_t figures = 0;
-  std::string key;  // what the PDF depends on (typeset_stamp.hpp); set by stage_latex
+  std::string key;  // what the PDF depends on (typeset_stamp.hpp); set by stage_latex for a PDF
 };
 
 // What an edition's LaTeX folder holds: book.tex, book.srcmap (tab-separated: tex line, manuscript

@@ -30,7 +30,7 @@ std::optional<StagedLatex> stage_latex(const book::Book& book, const book::Editi
   PlannedLatex plan = plan_latex_book(book, eb, diags, output::cache_dir(options.out) / "figures");
   if (diags.error_count() > errors) return std::nullopt;
   s.result = {s.target / kTexName, std::move(plan.marks), plan.figures, {}};
-  if (fs::path xelatex = xelatex_program(); !xelatex.empty())
+  if (fs::path xelatex = options.typeset ? xelatex_program() : fs::path(); !xelatex.empty())
     s.result.key = typeset_key(plan.folder, xelatex);
   // A folder that already holds exactly this is left alone: writing it aside and swapping it in
   // would give the same files, at the price of a link and an unlink per figure.

@@ -17,6 +17,9 @@ namespace bb::typeset {
 struct BuildOptions {
   std::filesystem::path out;  // the output root (<book>/build)
   bool quiet = false;
+  // A PDF is to be typeset from the folder: LatexBook::key is computed (hashing the whole folder,
+  // a quarter of a warm `latex` job's instructions when nothing would read it).
+  bool typeset = false;
 };
 
 // Writes `<out>/latex/<edition>/`. TeX's auxiliary files from the previous build are carried over,

@@ -141,6 +141,35 @@ TEST(RealLayoutMetadata, TitlesPerEditionSubtitleAndAuthor) {
   EXPECT_EQ(cfg->authors[0], "某人");
 }
 
+// The other forms read_head knows: an HTML <h1> title, an author note "（… 著）" after a line that only
+// holds 著, and a "By:" line after one that only starts with "by".
+TEST(RealLayoutMetadata, HtmlTitleAndAuthorNotes) {
+  {
+    TempDir book;
+    test::write_file(book.path / "manuscripts/00-前言.md", "# 前言\n");
+    test::write_file(book.path / "manuscripts/01-概览.md", "# 第 1 章 概览\n");
+    test::write_file(book.path / "README.md",
+                     "<h1 align=\"center\">大<b>书</b></h1>\n\n效果显著。\n\n（李博杰 著）\n");
+    Diagnostics d;
+    auto cfg = book::load_config(book.path, d);
+    ASSERT_TRUE(cfg);
+    EXPECT_EQ(cfg->editions[0].title, "大书");
+    ASSERT_EQ(cfg->authors.size(), 1u);
+    EXPECT_EQ(cfg->authors[0], "李博杰");
+  }
+  {
+    TempDir book;
+    test::write_file(book.path / "manuscripts/00-前言.md", "# 前言\n");
+    test::write_file(book.path / "manuscripts/01-概览.md", "# 第 1 章 概览\n");
+    test::write_file(book.path / "README.md", "# Big Book\n\nbyline of nobody\n\n  By: Jane Doe\n");
+    Diagnostics d;
+    auto cfg = book::load_config(book.path, d);
+    ASSERT_TRUE(cfg);
+    ASSERT_EQ(cfg->authors.size(), 1u);
+    EXPECT_EQ(cfg->authors[0], "Jane Doe");
+  }
+}
+
 // An edition's home page written in Markdown is resolved like a chapter: its computed numbers read
 // as the chapter's do, a reference names the chapter's section, a link to a manuscript and one to its
 // own heading go to their pages, its image is published and its math is MathML. In a copy of this

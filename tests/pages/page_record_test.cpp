@@ -106,3 +106,21 @@ TEST(PageRecord, AStaleRecordIsNeverUsed) {
   EXPECT_FALSE(pages::valid_record(file, pdf, 42));
   fs::remove_all(dir);
 }
+
+// Given the chapters instead of their digest, the record is checked against the digest of their blocks.
+TEST(PageRecord, ARecordIsCheckedAgainstTheChaptersGiven) {
+  const fs::path dir = scratch("chapters");
+  const fs::path pdf = dir / "book.pdf";
+  output::write_file_atomic(pdf, "%PDF-1.5");
+  doc::Node root;
+  root.kind = doc::Kind::Document;
+  root.children = {paragraph("alpha")};
+  const std::vector<std::pair<std::string, const doc::Node*>> chapters{{"ch01", &root}},
+      other{{"ch02", &root}};
+  const fs::path file = pages::record_path(dir / ".cache", "en");
+  EXPECT_FALSE(pages::valid_record(file, pdf, chapters));  // no record yet
+  pages::save_record(file, {text::checksum64("%PDF-1.5"), pages::blocks_digest(chapters), {{"ch01.0", "1"}}});
+  EXPECT_TRUE(pages::valid_record(file, pdf, chapters));
+  EXPECT_FALSE(pages::valid_record(file, pdf, other));
+  fs::remove_all(dir);
+}
