@@ -134,6 +134,22 @@ struct Scan {
   NumberWords words;
 };
 
+// The code point at t[i] and its length, ASCII without a call (most of the text the audit reads).
+char32_t code_point(const std::string& t, std::size_t i, std::size_t& len) {
+  const auto b = static_cast<unsigned char>(t[i]);
+  if (b < 0x80) {
+    len = 1;
+    return b;
+  }
+  return text::decode_utf8(t, i, len);
+}
+
+// text::is_letter, with ASCII answered here: its letters are A-Z and a-z.
+bool letter(char32_t c) {
+  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return text::is_letter(c);
+}
+
 // Numbers written as words before a count noun: "four cards", "четыре карты", "八张卡", "eight-card";
 // from three up (one and two are as often an article, "both" or "any two" as a count).
 // A word is one of the language's number words (languages/*.toml, [numbers] words) standing alone:
@@ -150,9 +166,9 @@ void scan_number_words(const std::string& t, const SourceLoc& loc, const Scan& s
   char32_t before = 0;
   for (std::size_t i = 0; i < t.size();) {
     std::size_t len = 1;
-    const char32_t c = text::decode_utf8(t, i, len);
-    const bool cjk = text::is_cjk(c);
-    if (!text::is_letter(c) || (!cjk && text::is_letter(before)) ||
+    const char32_t c = code_point(t, i, len);
+    const bool cjk = c >= 0x80 && text::is_cjk(c);
+    if (!letter(c) || (!cjk && letter(before)) ||
         (cjk &&
          (before == U'第' || before == U'几' || before == U'幾' || before == U'数' || before == U'數'))) {
       before = c;
@@ -171,8 +187,8 @@ void scan_number_words(const std::string& t, const SourceLoc& loc, const Scan& s
       std::size_t w = i;
       while (w < t.size()) {
         std::size_t l = 1;
-        const char32_t d = text::decode_utf8(t, w, l);
-        if (!text::is_letter(d) || text::is_cjk(d)) break;
+        const char32_t d = code_point(t, w, l);
+        if (!letter(d) || (d >= 0x80 && text::is_cjk(d))) break;
         w += l;
       }
       if (const long long* v = words.find(text::lower(std::string_view(t).substr(i, w - i))))
