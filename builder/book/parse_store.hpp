@@ -52,8 +52,8 @@ struct StoredParse {
   std::vector<StoredFormula> formulas;
 };
 
-// Uses `dir` for the rest of the process (bookbuild epub, latex, pdf and site call it with their
-// output folder's cache); an empty path turns the store off. Not called: no store.
+// Uses `dir` for the rest of the process (bookbuild epub, latex, pdf, site and check call it with
+// their output folder's cache); an empty path turns the store off. Not called: no store.
 void use_parse_store(const std::filesystem::path& dir);
 
 // Whether a store is in use.

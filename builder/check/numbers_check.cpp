@@ -10,6 +10,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "calc/scenario_file.hpp"
 #include "check/parity.hpp"
@@ -53,11 +55,11 @@ bool is_ascii_alpha(char c) {
 // entry written `!word` names a longer word that is no count noun: "!位元組" (bytes) keeps "16 位元組"
 // from being read as the count noun "位元" (bits), since CJK nouns have no word boundary to end at.
 std::string count_noun_at(const std::string& t, std::size_t k, const std::vector<std::string>& nouns) {
-  std::string best;
+  std::string_view best;
   bool excluded = false;
   for (const auto& entry : nouns) {
     bool exclusion = entry.starts_with('!');
-    const std::string n = exclusion ? entry.substr(1) : entry;
+    const std::string_view n = exclusion ? std::string_view(entry).substr(1) : std::string_view(entry);
     if (n.size() <= best.size() || t.compare(k, n.size(), n) != 0) continue;
     std::size_t end = k + n.size();
     // A noun ending in a Latin or Cyrillic letter must end the word; CJK nouns need no boundary.
@@ -72,7 +74,7 @@ std::string count_noun_at(const std::string& t, std::size_t k, const std::vector
     best = n;
     excluded = exclusion;
   }
-  return excluded ? std::string() : best;
+  return excluded ? std::string() : std::string(best);
 }
 
 // Where the word after a number starts: past one space, no-break space or narrow no-break space, or
@@ -87,25 +89,86 @@ std::size_t after_separator(const std::string& t, std::size_t k) {
   return k;
 }
 
+// The language's number words as the audit looks them up: by view (no copy of the text), and only
+// where a word can start, which most letters cannot (text::lower lowers code point by code point, so
+// a word's lower case starts with its first letter's).
+struct NumberWords {
+  std::unordered_map<std::string_view, long long> values;
+  std::unordered_set<char32_t> first;  // the first code point of every word
+  std::size_t longest = 0;             // bytes
+  mutable std::unordered_map<char32_t, bool> starts;
+
+  explicit NumberWords(const std::map<std::string, long long>* words) {
+    if (words == nullptr) return;
+    for (const auto& [w, n] : *words) {
+      values.emplace(w, n);
+      longest = std::max(longest, w.size());
+      std::size_t len = 1;
+      if (!w.empty()) first.insert(text::decode_utf8(w, 0, len));
+    }
+  }
+  // Whether a word can start at letter `c`: CJK text is looked up as it is, other text in lower case.
+  bool may_start(char32_t c, bool cjk) const {
+    if (cjk) return first.count(c) > 0;
+    auto [it, added] = starts.try_emplace(c, false);
+    if (added) {
+      std::string one;
+      text::append_utf8(one, c);
+      const std::string lowered = text::lower(one);
+      std::size_t len = 1;
+      it->second = !lowered.empty() && first.count(text::decode_utf8(lowered, 0, len)) > 0;
+    }
+    return it->second;
+  }
+  const long long* find(std::string_view w) const {
+    auto it = values.find(w);
+    return it == values.end() ? nullptr : &it->second;
+  }
+};
+
+// What the audit of one chapter scans with.
+struct Scan {
+  const book::Edition& edition;
+  const std::string& chapter;
+  const std::vector<std::string>& nouns;
+  NumberWords words;
+};
+
+// The code point at t[i] and its length, ASCII without a call (most of the text the audit reads).
+char32_t code_point(const std::string& t, std::size_t i, std::size_t& len) {
+  const auto b = static_cast<unsigned char>(t[i]);
+  if (b < 0x80) {
+    len = 1;
+    return b;
+  }
+  return text::decode_utf8(t, i, len);
+}
+
+// text::is_letter, with ASCII answered here: its letters are A-Z and a-z.
+bool letter(char32_t c) {
+  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return text::is_letter(c);
+}
+
 // Numbers written as words before a count noun: "four cards", "четыре карты", "八张卡", "eight-card";
 // from three up (one and two are as often an article, "both" or "any two" as a count).
 // A word is one of the language's number words (languages/*.toml, [numbers] words) standing alone:
 // whole letters on both sides in spaced scripts; in CJK, where nothing separates words, the longest
 // numeral at the place, not after 第 (an ordinal: 第四张卡 is "the fourth card") nor after 几/数
 // ("几十张卡", "數十層": dozens, no count).
-void scan_number_words(const std::string& t, const SourceLoc& loc, const book::Edition& e,
-                       const std::string& chapter, const std::vector<std::string>& nouns,
+void scan_number_words(const std::string& t, const SourceLoc& loc, const Scan& scan,
                        std::vector<UnboundNumber>& out) {
-  if (e.numbers.words == nullptr || e.numbers.words->empty() || nouns.empty()) return;
-  const auto& words = *e.numbers.words;
-  std::size_t longest = 0;
-  for (const auto& [w, n] : words) longest = std::max(longest, w.size());
+  const NumberWords& words = scan.words;
+  const book::Edition& e = scan.edition;
+  const std::string& chapter = scan.chapter;
+  const std::vector<std::string>& nouns = scan.nouns;
+  if (words.values.empty() || nouns.empty()) return;
   char32_t before = 0;
   for (std::size_t i = 0; i < t.size();) {
     std::size_t len = 1;
-    const char32_t c = text::decode_utf8(t, i, len);
-    const bool cjk = text::is_cjk(c);
-    if (!text::is_letter(c) || (!cjk && text::is_letter(before)) ||
+    const char32_t c = code_point(t, i, len);
+    const bool cjk = c >= 0x80 && text::is_cjk(c);
+    if (!letter(c) || (!cjk && letter(before)) ||
         (cjk &&
          (before == U'第' || before == U'几' || before == U'幾' || before == U'数' || before == U'數'))) {
       before = c;
@@ -114,20 +177,22 @@ void scan_number_words(const std::string& t, const SourceLoc& loc, const book::E
     }
     std::size_t end = i;  // where the number word ends
     long long value = 0;
-    if (cjk) {
+    if (!words.may_start(c, cjk)) {
+      // No number word starts with this letter (in lower case): nothing to look up.
+    } else if (cjk) {
       // The longest number word that starts here.
-      for (std::size_t n = std::min(longest, t.size() - i); n > 0 && end == i; --n)
-        if (auto it = words.find(t.substr(i, n)); it != words.end()) end = i + n, value = it->second;
+      for (std::size_t n = std::min(words.longest, t.size() - i); n > 0 && end == i; --n)
+        if (const long long* v = words.find(std::string_view(t).substr(i, n))) end = i + n, value = *v;
     } else {
       std::size_t w = i;
       while (w < t.size()) {
         std::size_t l = 1;
-        const char32_t d = text::decode_utf8(t, w, l);
-        if (!text::is_letter(d) || text::is_cjk(d)) break;
+        const char32_t d = code_point(t, w, l);
+        if (!letter(d) || (d >= 0x80 && text::is_cjk(d))) break;
         w += l;
       }
-      if (auto it = words.find(text::lower(std::string_view(t).substr(i, w - i))); it != words.end())
-        end = w, value = it->second;
+      if (const long long* v = words.find(text::lower(std::string_view(t).substr(i, w - i))))
+        end = w, value = *v;
     }
     if (end == i) {
       before = c;
@@ -149,8 +214,11 @@ void scan_number_words(const std::string& t, const SourceLoc& loc, const book::E
   }
 }
 
-void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& e, const std::string& chapter,
-               const std::vector<std::string>& nouns, std::vector<UnboundNumber>& out) {
+void scan_text(const std::string& t, const SourceLoc& loc, const Scan& scan,
+               std::vector<UnboundNumber>& out) {
+  const book::Edition& e = scan.edition;
+  const std::string& chapter = scan.chapter;
+  const std::vector<std::string>& nouns = scan.nouns;
   std::size_t i = 0;
   while (i < t.size()) {
     unsigned char c = static_cast<unsigned char>(t[i]);
@@ -201,15 +269,14 @@ void scan_text(const std::string& t, const SourceLoc& loc, const book::Edition& 
     }
     i = j;
   }
-  scan_number_words(t, loc, e, chapter, nouns, out);
+  scan_number_words(t, loc, scan, out);
 }
 
 bool has_class(const Node& n, std::string_view c) {
   return std::find(n.classes().begin(), n.classes().end(), c) != n.classes().end();
 }
 
-void walk(const Node& n, const book::Edition& e, const std::string& chapter,
-          const std::vector<std::string>& nouns, ChapterAudit& out) {
+void walk(const Node& n, const Scan& scan, ChapterAudit& out) {
   switch (n.kind) {
     case Kind::Code:
     case Kind::CodeBlock:
@@ -229,7 +296,7 @@ void walk(const Node& n, const book::Edition& e, const std::string& chapter,
         // Deliberately typed: what it holds is counted apart, never reported; a mark around no number
         // the audit would report is itself reported, so the marks stay few and meaningful.
         std::vector<UnboundNumber> inside;
-        scan_text(doc::plain_text(n.children), n.loc, e, chapter, nouns, inside);
+        scan_text(doc::plain_text(n.children), n.loc, scan, inside);
         if (inside.empty())
           out.empty_marks.push_back(n.loc);
         else
@@ -237,7 +304,7 @@ void walk(const Node& n, const book::Edition& e, const std::string& chapter,
         return;
       }
       break;
-    case Kind::Text: scan_text(n.text, n.loc, e, chapter, nouns, out.unbound); return;
+    case Kind::Text: scan_text(n.text, n.loc, scan, out.unbound); return;
     // A chart's data table: every number in it is drawn from the chart's spec, where each one must come
     // from calc or a cited source (docs/charts.md, "Checks"): computed, not typed.
     case Kind::Table:
@@ -245,8 +312,8 @@ void walk(const Node& n, const book::Edition& e, const std::string& chapter,
       break;
     default: break;
   }
-  for (const auto& c : n.caption()) walk(c, e, chapter, nouns, out);
-  for (const auto& c : n.children) walk(c, e, chapter, nouns, out);
+  for (const auto& c : n.caption()) walk(c, scan, out);
+  for (const auto& c : n.children) walk(c, scan, out);
 }
 
 }  // namespace
@@ -278,7 +345,8 @@ const std::vector<std::string>& AuditWords::nouns_for(const std::string& lang) c
 ChapterAudit audit_chapter(const book::Chapter& chapter, const book::Edition& edition,
                            const AuditWords& words) {
   ChapterAudit out;
-  walk(chapter.root, edition, chapter.key, words.nouns_for(edition.lang), out);
+  const Scan scan{edition, chapter.key, words.nouns_for(edition.lang), NumberWords(edition.numbers.words)};
+  walk(chapter.root, scan, out);
   // A figure whose caption is its alt text holds the same inlines twice (caption and image): one
   // place, one finding.
   auto once = [](std::vector<UnboundNumber>& v) {

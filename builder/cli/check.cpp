@@ -293,6 +293,7 @@ void define_check_command(CLI::App* sub, Context& ctx) {
       opt->what = opt->whats.size() == 1 ? opt->whats.front() : "several";
     }
     BookSession s("check");
+    use_output_caches(ctx);
     if (opt->suggest || opt->apply || opt->diff) {
       if (opt->apply && opt->diff) {
         std::cerr << "check numbers: --diff shows the proposals, --apply writes them: give one\n";
