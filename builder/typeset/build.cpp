@@ -129,9 +129,11 @@ std::optional<fs::path> typeset_pdf(const book::Book& book, const book::EditionB
 
 std::optional<fs::path> build_pdf(const book::Book& book, const book::EditionBook& eb,
                                   const BuildOptions& options, Diagnostics& diags) {
-  auto tex = build_latex(book, eb, options, diags);
+  BuildOptions typesetting = options;
+  typesetting.typeset = true;  // the PDF's stamp is the folder's key
+  auto tex = build_latex(book, eb, typesetting, diags);
   if (!tex) return std::nullopt;
-  return typeset_pdf(book, eb, *tex, options, diags);
+  return typeset_pdf(book, eb, *tex, typesetting, diags);
 }
 
 }  // namespace bb::typeset

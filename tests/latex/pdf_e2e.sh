@@ -24,6 +24,13 @@ done
 # The fixture book: an SVG figure, a table, footnotes, a callout and math in both editions.
 "$bookbuild" --book "$fixtures/../../fixtures/books/mini" --out "$out/mini" pdf
 "$bookbuild" --book "$fixtures/../../fixtures/books/mini" --out "$out/mini" check pdf
+# Unchanged, the same command typesets nothing: each PDF is kept by its stamp.
+"$bookbuild" --book "$fixtures/../../fixtures/books/mini" --out "$out/mini" pdf >"$out/mini-again.txt" 2>&1
+if [[ "$(grep -c 'unchanged, no XeLaTeX pass' "$out/mini-again.txt")" != 2 ]]; then
+  cat "$out/mini-again.txt"
+  echo "pdf of an unchanged book ran XeLaTeX again"
+  exit 1
+fi
 
 # Wide formulas and tables are fitted to the page: no box over 5 pt, no undefined reference.
 "$bookbuild" --book "$fixtures/books/fits" --out "$out/fits" pdf
