@@ -334,11 +334,11 @@ void define_check_command(CLI::App* sub, Context& ctx) {
         print_inventory(eb, inventory);
     });
     if (loaded) {
-      // What the site build warns of its configuration, `check` warns too (the same verdict); the
-      // note a book with no home gets from the site build is no verdict, and not repeated here.
-      if ((opt->what == "all" || opt->wants("site")) && !s.book->config.repository.empty()) {
+      // What the site build warns of its configuration, `check` warns too (the same verdict); its
+      // notes are no verdict, and not repeated here.
+      if (opt->what == "all" || opt->wants("site")) {
         Diagnostics::Scope scope(s.diags, "site");
-        site::meta::warn_without_site_url(s.book->config, s.diags);
+        site::meta::warn_without_site_url(s.book->config, s.diags, false);
       }
       if (opt->wants("pdf") ||
           (opt->what == "all" && std::filesystem::is_directory(ctx.global.out_dir / "pdf"))) {

@@ -121,8 +121,8 @@ std::string head(const book::Book& book, const Page& page) {
   return out;
 }
 
-void warn_without_site_url(const book::Config& config, Diagnostics& diags) {
-  if (!config.site_url.empty()) return;
+void warn_without_site_url(const book::Config& config, Diagnostics& diags, bool notes) {
+  if (!config.site_url.empty() || (config.repository.empty() && !notes)) return;
   // At book.toml when there is one; a book without one is warned at its folder (no file that is not there).
   const SourceLoc at =
       config.config_file.empty() ? SourceLoc{config.root, 0, 0} : SourceLoc{config.config_file, 1, 1};

@@ -43,8 +43,9 @@ std::string favicon_site_path(const book::Config& config);
 std::filesystem::path favicon_source(const book::Config& config);
 
 // Warns (once per build, at book.toml) that canonical, hreflang and sitemap URLs are left out because
-// `[book] site-url` is not set.
-void warn_without_site_url(const book::Config& config, Diagnostics& diags);
+// `[book] site-url` is not set: a warning for a book with a home (a repository), else a note, which
+// `notes = false` leaves out (`check` gives the warnings of the site build, not its notes).
+void warn_without_site_url(const book::Config& config, Diagnostics& diags, bool notes = true);
 
 // "View source" link to the chapter's manuscript in the repository at the build's commit, or "" when
 // the book names no repository URL or the manuscript is outside the repository's work tree.
