@@ -143,27 +143,26 @@ TEST(RealLayoutMetadata, TitlesPerEditionSubtitleAndAuthor) {
 
 // The other forms read_head knows: an HTML <h1> title, an author note "（… 著）" after a line that only
 // holds 著, and a "By:" line after one that only starts with "by".
+// The configuration of a one-edition book in the real layout with this README.
+std::optional<book::Config> config_with_readme(const std::string& readme) {
+  TempDir book;
+  test::write_file(book.path / "manuscripts/00-前言.md", "# 前言\n");
+  test::write_file(book.path / "manuscripts/01-概览.md", "# 第 1 章 概览\n");
+  test::write_file(book.path / "README.md", readme);
+  Diagnostics d;
+  return book::load_config(book.path, d);
+}
+
 TEST(RealLayoutMetadata, HtmlTitleAndAuthorNotes) {
   {
-    TempDir book;
-    test::write_file(book.path / "manuscripts/00-前言.md", "# 前言\n");
-    test::write_file(book.path / "manuscripts/01-概览.md", "# 第 1 章 概览\n");
-    test::write_file(book.path / "README.md",
-                     "<h1 align=\"center\">大<b>书</b></h1>\n\n效果显著。\n\n（李博杰 著）\n");
-    Diagnostics d;
-    auto cfg = book::load_config(book.path, d);
+    auto cfg = config_with_readme("<h1 align=\"center\">大<b>书</b></h1>\n\n效果显著。\n\n（李博杰 著）\n");
     ASSERT_TRUE(cfg);
     EXPECT_EQ(cfg->editions[0].title, "大书");
     ASSERT_EQ(cfg->authors.size(), 1u);
     EXPECT_EQ(cfg->authors[0], "李博杰");
   }
   {
-    TempDir book;
-    test::write_file(book.path / "manuscripts/00-前言.md", "# 前言\n");
-    test::write_file(book.path / "manuscripts/01-概览.md", "# 第 1 章 概览\n");
-    test::write_file(book.path / "README.md", "# Big Book\n\nbyline of nobody\n\n  By: Jane Doe\n");
-    Diagnostics d;
-    auto cfg = book::load_config(book.path, d);
+    auto cfg = config_with_readme("# Big Book\n\nbyline of nobody\n\n  By: Jane Doe\n");
     ASSERT_TRUE(cfg);
     ASSERT_EQ(cfg->authors.size(), 1u);
     EXPECT_EQ(cfg->authors[0], "Jane Doe");
