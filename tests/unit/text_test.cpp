@@ -54,6 +54,28 @@ TEST(TextEscape, XmlEscapesTheFiveSpecials) {
   EXPECT_EQ(escape_xml("计算"), "计算");
 }
 
+// The specials are found sixteen bytes at a time: each one, at every offset of a text longer than one
+// block, next to multi-byte characters, is escaped as a byte-by-byte escape would.
+TEST(TextEscape, XmlEscapesSpecialsAtEveryOffset) {
+  const std::string specials = "&<>\"'";
+  const std::string entities[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+  for (std::size_t k = 0; k < specials.size(); ++k)
+    for (std::size_t at = 0; at < 40; ++at) {
+      std::string text = "计算ab计算cd计算ef计算gh计算ij计算kl";  // 48 bytes
+      text.insert(at, 1, specials[k]);
+      std::string want = text;
+      want.replace(at, 1, entities[k]);
+      EXPECT_EQ(escape_xml(text), want) << at;
+      EXPECT_EQ(escape_xml(text + text), want + want) << at;
+    }
+  EXPECT_EQ(escape_xml(""), "");
+  EXPECT_EQ(escape_xml(std::string(33, '<')), [] {
+    std::string s;
+    for (int i = 0; i < 33; ++i) s += "&lt;";
+    return s;
+  }());
+}
+
 // What a terminal would act on is shown escaped in diagnostics: C0 controls and DEL, C1 controls, and
 // the bidirectional overrides; text around them (CJK, the U+2xxx arrows and dashes that share a
 // lead byte with the overrides, Latin-1 letters sharing one with C1) is kept, and tabs on request.
