@@ -1,6 +1,7 @@
 // Staged output directories and atomic file writes.
 #include "output/staging.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -175,9 +176,23 @@ bool holds(const fs::path& file, std::string_view bytes) {
   if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
       static_cast<std::uintmax_t>(st.st_size) != bytes.size())
     return false;
-  std::ifstream in(file, std::ios::binary);
-  std::string content(bytes.size(), '\0');
-  return in.read(content.data(), static_cast<std::streamsize>(content.size())) && content == bytes;
+  // Compared a block at a time: a whole-file buffer was zeroed, then filled, for every page of every
+  // rebuild, and a difference early in the file stops the reading there.
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return false;
+  char block[64 * 1024];
+  std::size_t at = 0;
+  bool same = true;
+  while (same) {
+    const ssize_t n = ::read(fd, block, sizeof block);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    const auto got = static_cast<std::size_t>(n);
+    same = got <= bytes.size() - at && std::memcmp(block, bytes.data() + at, got) == 0;
+    at += got;
+  }
+  ::close(fd);
+  return same && at == bytes.size();
 }
 
 void write_file_atomic(const fs::path& target, std::string_view content) {
