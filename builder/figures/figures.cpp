@@ -116,7 +116,7 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, co
     memo.put(src, Memo::kValid, id, "");
   }
   if (ext == ".svg") {
-    auto shipped = cleaned_svg_file(src, root_, dir_, findings);
+    auto shipped = cleaned_svg_file(src, root_, dir_, findings, &id);
     if (!shipped) return std::nullopt;
     return Prepared{src, *shipped, media_type_of(src), ext};
   }

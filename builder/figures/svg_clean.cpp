@@ -298,12 +298,14 @@ CleanedSvg clean_svg(const std::string& data, const fs::path& file, const fs::pa
 }
 
 std::optional<fs::path> cleaned_svg_file(const fs::path& svg, const fs::path& root, const fs::path& cache_dir,
-                                         std::vector<SvgFinding>& findings) {
+                                         std::vector<SvgFinding>& findings, const FileId* identity) {
   // A figure found clean (nothing to drop, embed or refuse) is shipped as it is, and that verdict is
   // remembered under the file's identity (memo.hpp): it rests on the file's bytes alone, since every
   // reference that reaches outside the SVG changes it or is a finding. A rebuild then neither reads
   // nor parses the figure (the real book's 484 SVGs were parsed by libxml2 on every build).
-  const std::optional<FileId> id = cache_dir.empty() ? std::nullopt : identify(svg);
+  const std::optional<FileId> id = cache_dir.empty() ? std::nullopt
+                                   : identity        ? std::optional<FileId>(*identity)
+                                                     : identify(svg);
   if (id && Memo::of(cache_dir).find(svg, kCleanAsIs, *id)) {
     inputs::note_file(svg);
     return svg;

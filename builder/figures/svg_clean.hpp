@@ -39,15 +39,20 @@ struct CleanedSvg {
 CleanedSvg clean_svg(const std::string& data, const std::filesystem::path& file,
                      const std::filesystem::path& root);
 
+struct FileId;
+
 // The findings as diagnostic text: "figure `a.svg` line 4: …".
 std::string svg_finding_text(const std::filesystem::path& file, const SvgFinding& finding);
 
 // The file to ship for `svg`: the file itself when it needed no cleaning, else the cleaned copy in
 // `cache_dir` (named by its SHA-256). Findings go to `findings`; nullopt when refused or unreadable.
+// `identity`: the file's identity (memo.hpp) when the caller has just taken it, so that the file is
+// not examined again; else it is taken here.
 std::optional<std::filesystem::path> cleaned_svg_file(const std::filesystem::path& svg,
                                                       const std::filesystem::path& root,
                                                       const std::filesystem::path& cache_dir,
-                                                      std::vector<SvgFinding>& findings);
+                                                      std::vector<SvgFinding>& findings,
+                                                      const FileId* identity = nullptr);
 
 // The same, reporting the findings at `loc`, the manuscript line that uses the figure.
 std::optional<std::filesystem::path> cleaned_svg_file(const std::filesystem::path& svg,
