@@ -6,9 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <system_error>
@@ -176,19 +178,20 @@ bool holds(const fs::path& file, std::string_view bytes) {
   if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
       static_cast<std::uintmax_t>(st.st_size) != bytes.size())
     return false;
-  // Compared a block at a time: a whole-file buffer was zeroed, then filled, for every page of every
-  // rebuild, and a difference early in the file stops the reading there.
+  // Compared a block at a time, in a buffer left unzeroed: a whole-file string was zeroed, then
+  // filled, for every page of every rebuild. As before, the size lstat gave is what is compared.
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return false;
-  char block[64 * 1024];
+  const std::size_t size = std::min<std::size_t>(bytes.size(), std::size_t{1} << 20);
+  auto block = std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(size, 1));
   std::size_t at = 0;
   bool same = true;
-  while (same) {
-    const ssize_t n = ::read(fd, block, sizeof block);
+  while (same && at < bytes.size()) {
+    const ssize_t n = ::read(fd, block.get(), std::min(size, bytes.size() - at));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     const auto got = static_cast<std::size_t>(n);
-    same = got <= bytes.size() - at && std::memcmp(block, bytes.data() + at, got) == 0;
+    same = std::memcmp(block.get(), bytes.data() + at, got) == 0;
     at += got;
   }
   ::close(fd);
