@@ -141,14 +141,6 @@ ConfinedPath PathGuard::confine(const fs::path& path) {
 }
 
 ConfinedPath PathGuard::confine_bytes(std::string_view path) {
-  std::string key(path);
-  if (auto it = paths_.find(key); it != paths_.end()) return it->second;
-  ConfinedPath found = look(path);
-  paths_.emplace(std::move(key), found);
-  return found;
-}
-
-ConfinedPath PathGuard::look(std::string_view path) {
   const std::string joined = path.starts_with('/') ? std::string(path) : join(root_.native(), path);
   std::optional<std::string> normal = normal_bytes(joined);
   const std::string lexical = normal ? std::move(*normal) : fs::path(joined).lexically_normal().native();

@@ -19,8 +19,7 @@ struct ConfinedPath {
   [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
-// One guard serves many paths: the canonical form of each folder it has seen, and what it found for
-// each path it was given, are kept for its lifetime,
+// One guard serves many paths: the canonical form of each folder it has seen is kept for its lifetime,
 // so a guard is made per run (per resolution of an edition), never kept across runs (`site --serve`
 // makes a new one for each build), and is not shared between threads.
 class PathGuard {
@@ -42,13 +41,8 @@ class PathGuard {
   bool inside(std::string_view p) const;
 
   std::filesystem::path root_;
-  ConfinedPath look(std::string_view path);
-
   // Lexical folder → canonical folder, by the folder's bytes (both are normal forms).
   std::unordered_map<std::string, std::string> dirs_;
-  // Each path given → what confine found for it: a chapter names the same file in many links, and each
-  // was looked at on the disk again (a third of a site rebuild's stat calls).
-  std::unordered_map<std::string, ConfinedPath> paths_;
 };
 
 // path.lexically_normal(), computed on the bytes for an absolute path (without splitting it into
