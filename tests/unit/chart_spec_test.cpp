@@ -1,0 +1,53 @@
+// Chart specs (charts/spec.hpp): a spec's parse is kept for the process, keyed on its path and text, so
+// an edited spec is read anew, and what its parse said is said again each time it is read.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "charts/spec.hpp"
+#include "test_support.hpp"
+
+namespace bb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string title(const std::optional<charts::Spec>& spec) {
+  if (!spec) return "(none)";
+  auto it = spec->title.by_key.find("");
+  return it == spec->title.by_key.end() ? "(no title)" : it->second;
+}
+
+TEST(ChartSpec, AnEditedSpecIsReadAnew) {
+  test::TempDir dir("bb-chart-spec");
+  const fs::path file = dir.path / "kept.chart.toml";
+  const std::string text = test::read_file(fs::path(BOOKBUILD_FIXTURES) / "charts/kept.chart.toml");
+  test::write_file(file, text);
+  Diagnostics diags;
+  EXPECT_EQ(title(charts::read_spec(file, diags)), "Bandwidth");
+  EXPECT_EQ(title(charts::read_spec(file, diags)), "Bandwidth");
+  EXPECT_TRUE(diags.all().empty());
+
+  // Same path, same size, another title: the kept parse is not the answer.
+  std::string edited = text;
+  edited.replace(edited.find("Bandwidth"), 9, "Bandwidty");
+  test::write_file(file, edited);
+  EXPECT_EQ(title(charts::read_spec(file, diags)), "Bandwidty");
+  EXPECT_TRUE(diags.all().empty());
+
+  // A spec with a problem says it on every read, not only the first.
+  test::write_file(file, text + "colour = \"red\"\n");
+  for (int read = 0; read < 2; ++read) {
+    Diagnostics said;
+    EXPECT_FALSE(charts::read_spec(file, said)) << read;
+    ASSERT_EQ(said.all().size(), 1u) << read;
+    EXPECT_EQ(said.all()[0].severity, Severity::Error);
+    EXPECT_NE(said.all()[0].message.find("colour"), std::string::npos) << said.all()[0].message;
+  }
+  // And the spec as it was is read as it was again.
+  test::write_file(file, text);
+  EXPECT_EQ(title(charts::read_spec(file, diags)), "Bandwidth");
+}
+
+}  // namespace
+}  // namespace bb
