@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 
+#include "book/book.hpp"
 #include "charts/spec.hpp"
+#include "filters/pipeline.hpp"
 #include "test_support.hpp"
 
 namespace bb {
@@ -47,6 +50,37 @@ TEST(ChartSpec, AnEditedSpecIsReadAnew) {
   // And the spec as it was is read as it was again.
   test::write_file(file, text);
   EXPECT_EQ(title(charts::read_spec(file, diags)), "Bandwidth");
+}
+
+// The resolver draws a spec once per edition for all its chapters: each edition's figures get that
+// edition's drawing, and every figure that shows the spec gets it.
+TEST(ChartSpec, EachEditionsFiguresGetItsOwnDrawing) {
+  test::TempDir dir("bb-chart-editions");
+  const fs::path root = dir.path / "book";
+  fs::copy(fs::path(BOOKBUILD_FIXTURES) / "charts/book", root, fs::copy_options::recursive);
+  Diagnostics diags;
+  auto config = book::load_config(root, diags);
+  ASSERT_TRUE(config);
+  book::Book book = book::load_book(std::move(*config), diags);
+  repo::Repository repository;
+  repository.toplevel = book.config.root;
+  filters::ResolveOptions options;
+  options.repository = &repository;
+  filters::resolve(book, diags, options);
+  EXPECT_FALSE(diags.has_errors());
+  ASSERT_EQ(book.editions.size(), 2u);
+  for (const auto& [edition, title, other] :
+       {std::tuple{0, "Speed in English", "Скорость"}, std::tuple{1, "Скорость по-русски", "Speed in"}}) {
+    ASSERT_EQ(book.editions[edition].chapters.size(), 2u);
+    for (const auto& chapter : book.editions[edition].chapters) {
+      std::string svg;
+      doc::walk(chapter.root, [&](const doc::Node& n) {
+        if (const std::string* s = n.attr("chart-svg")) svg = *s;
+      });
+      EXPECT_NE(svg.find(title), std::string::npos) << chapter.key << "\n" << svg;
+      EXPECT_EQ(svg.find(other), std::string::npos) << chapter.key;
+    }
+  }
 }
 
 }  // namespace
