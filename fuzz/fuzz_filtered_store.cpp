@@ -52,24 +52,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // The input as a whole file, and as the body after a valid header with a valid checksum (so that the
   // decoder behind the checks is explored too).
-  (void)bookfilters::decode_filtered(input, kHeader, lookups);
-  (void)bookfilters::decode_filtered(with_checksum(kHeader + std::string(input)), kHeader, lookups);
-
-  // The input as Markdown, stored with the questions a filter would have asked, and read back.
+  // The tree it applies to: a few blocks (a stored result names input blocks by index).
   Diagnostics diags;
+  const doc::Node small = markdown::parse("# A\n\nOne.\n\nTwo.\n", kSource, diags, markdown::Options{});
+  doc::Node tree = small;
+  (void)bookfilters::decode_filtered(input, kHeader, lookups, tree);
+  tree = small;
+  (void)bookfilters::decode_filtered(with_checksum(kHeader + std::string(input)), kHeader, lookups, tree);
+
+  // The input as Markdown, stored with the questions a filter would have asked, and read back: whole,
+  // and as the result of a filter that kept the input's blocks but its first, which it changed.
   const doc::Node root = markdown::parse(input, kSource, diags, markdown::Options{});
   std::vector<bookfilters::Question> questions;
   for (auto kind : {bookfilters::Question::Kind::Label, bookfilters::Question::Kind::Calc})
     for (const std::string& subject : {first_line, std::string("other")})
       questions.push_back({kind, subject, bookfilters::ask(lookups, kind, subject)});
-  const std::string bytes = bookfilters::encode_filtered(kHeader, root, questions);
+  const std::string bytes = bookfilters::encode_filtered(kHeader, {}, root, questions);
   if (bytes.empty()) return 0;  // nested deeper than the store keeps
-  auto back = bookfilters::decode_filtered(bytes, kHeader, lookups);
-  fuzz::check(back.has_value());
-  fuzz::check(doc::dump(*back) == doc::dump(root));
+  doc::Node back(doc::Kind::Document);
+  fuzz::check(bookfilters::decode_filtered(bytes, kHeader, lookups, back));
+  fuzz::check(doc::dump(back) == doc::dump(root));
+  doc::Node changed = root;
+  if (!changed.children.empty()) changed.children.front().text += "!";
+  const std::string patch =
+      bookfilters::encode_filtered(kHeader, bookfilters::input_blocks(root), changed, questions);
+  back = root;
+  fuzz::check(!patch.empty() && bookfilters::decode_filtered(patch, kHeader, lookups, back));
+  fuzz::check(doc::dump(back) == doc::dump(changed));
   // Another header (another executable, filter or chapter) is a miss; so is a book that answers one
   // question otherwise.
-  fuzz::check(!bookfilters::decode_filtered(bytes, kHeader + "x", lookups));
-  fuzz::check(!bookfilters::decode_filtered(bytes, kHeader, book_lookups(first_line + "?")));
+  fuzz::check(!bookfilters::decode_filtered(bytes, kHeader + "x", lookups, back));
+  fuzz::check(!bookfilters::decode_filtered(bytes, kHeader, book_lookups(first_line + "?"), back));
   return 0;
 }

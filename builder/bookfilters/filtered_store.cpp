@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <unordered_map>
 
 #include "book/parse_store.hpp"
 #include "doc/tree_codec.hpp"
@@ -24,7 +25,7 @@ using doc::codec::Writer;
 namespace {
 
 constexpr char kMagic[4] = {'B', 'B', 'F', 'T'};
-constexpr std::uint32_t kFormat = 1;
+constexpr std::uint32_t kFormat = 2;
 // A stored result larger than this is not read (a chapter's tree is a few times its Markdown).
 constexpr std::size_t kMaxFileBytes = std::size_t{256} << 20;
 
@@ -196,10 +197,36 @@ std::optional<StoreKey> store_key(const std::vector<const Program*>& due, const 
   return StoreKey{entry_file(dir, chapter, place), std::move(w.out)};
 }
 
+namespace {
+
+// A block as bytes of its own: its path table, then the node. "" when it is too deep to be written.
+std::string block_bytes(const doc::Node& block) {
+  Writer node;
+  PathTable paths;
+  if (!doc::codec::encode_node(node, paths, block)) return {};
+  Writer w;
+  paths.write(w);
+  w.out += node.out;
+  return std::move(w.out);
+}
+
+constexpr std::uint8_t kKept = 0;  // a block of the input, by index
+constexpr std::uint8_t kMade = 1;  // a block the filters made (or changed), as a node
+
+}  // namespace
+
+InputBlocks input_blocks(const doc::Node& root) {
+  InputBlocks input;
+  input.bytes.reserve(root.children.size());
+  for (const auto& b : root.children) input.bytes.push_back(block_bytes(b));
+  return input;
+}
+
 // The layout: header (store_key), then { u8 kind, text subject, text answer } per question, then the
-// path table and the tree (doc::codec), then the text::checksum64 of all the above, 8 bytes
-// little-endian.
-std::string encode_filtered(const std::string& header, const doc::Node& root,
+// path table, the result's root without its blocks (doc::codec::encode_shell), the number of its
+// blocks and for each either { kKept, index of the input block } or { kMade, node }; then the
+// text::checksum64 of all the above, 8 bytes little-endian.
+std::string encode_filtered(const std::string& header, const InputBlocks& input, const doc::Node& root,
                             const std::vector<Question>& questions) {
   Writer w;
   w.out = header;
@@ -209,9 +236,26 @@ std::string encode_filtered(const std::string& header, const doc::Node& root,
     w.text(q.subject);
     w.text(q.answer);
   }
+  // Each input block may be named once: the result's blocks take them in turn.
+  std::unordered_map<std::string_view, std::vector<std::size_t>> unused;
+  for (std::size_t i = input.bytes.size(); i-- > 0;)
+    if (!input.bytes[i].empty()) unused[input.bytes[i]].push_back(i);
   Writer tree;
   PathTable paths;
-  if (!doc::codec::encode_node(tree, paths, root)) return {};
+  if (!doc::codec::encode_shell(tree, paths, root)) return {};
+  tree.num(root.children.size());
+  for (const auto& b : root.children) {
+    const std::string bytes = unused.empty() ? std::string() : block_bytes(b);
+    auto same = bytes.empty() ? unused.end() : unused.find(bytes);
+    if (same != unused.end() && !same->second.empty()) {
+      tree.u8(kKept);
+      tree.num(same->second.back());
+      same->second.pop_back();
+    } else {
+      tree.u8(kMade);
+      if (!doc::codec::encode_node(tree, paths, b, 1)) return {};
+    }
+  }
   paths.write(w);
   w.out += tree.out;
   const std::uint64_t sum = text::checksum64(w.out);
@@ -219,17 +263,17 @@ std::string encode_filtered(const std::string& header, const doc::Node& root,
   return std::move(w.out);
 }
 
-std::optional<doc::Node> decode_filtered(std::string_view bytes, const std::string& header,
-                                         const Lookups& lookups) {
-  if (header.empty() || bytes.size() < header.size() + 8) return std::nullopt;
+bool decode_filtered(std::string_view bytes, const std::string& header, const Lookups& lookups,
+                     doc::Node& root) {
+  if (header.empty() || bytes.size() < header.size() + 8) return false;
   std::string_view body = bytes.substr(0, bytes.size() - 8);
   std::uint64_t sum = 0;
   for (int i = 0; i < 8; ++i)
     sum |= std::uint64_t(static_cast<std::uint8_t>(bytes[body.size() + i])) << (8 * i);
-  if (!body.starts_with(header) || text::checksum64(body) != sum) return std::nullopt;
+  if (!body.starts_with(header) || text::checksum64(body) != sum) return false;
   Decoder d{Reader(body.substr(header.size())), {}};
   std::size_t count = 0;
-  if (!d.in.count(count)) return std::nullopt;
+  if (!d.in.count(count)) return false;
   // Asked again before the tree is read: a changed answer is the common miss, and the cheap one.
   for (std::size_t i = 0; i < count; ++i) {
     std::uint8_t kind = 0;
@@ -237,23 +281,52 @@ std::optional<doc::Node> decode_filtered(std::string_view bytes, const std::stri
     std::string_view answer;
     if (!d.in.u8(kind) || kind > static_cast<std::uint8_t>(Question::Kind::Calc) || !d.in.text(subject) ||
         !d.in.view(answer))
-      return std::nullopt;
-    if (ask(lookups, static_cast<Question::Kind>(kind), subject) != answer) return std::nullopt;
+      return false;
+    if (ask(lookups, static_cast<Question::Kind>(kind), subject) != answer) return false;
   }
-  doc::Node root;
-  if (!d.read_paths() || !d.node(root) || !d.in.done() || root.kind != doc::Kind::Document)
-    return std::nullopt;
-  return root;
+  doc::Node result;
+  if (!d.read_paths() || !d.node(result) || result.kind != doc::Kind::Document || !result.children.empty() ||
+      !d.in.count(count))
+    return false;
+  // Read whole before `root` is touched: a damaged entry leaves it as it was.
+  struct Piece {
+    std::size_t kept = 0;
+    doc::Node made;
+  };
+  constexpr std::size_t kNone = ~std::size_t{0};
+  std::vector<Piece> pieces(count);
+  std::vector<bool> taken(root.children.size());
+  for (auto& p : pieces) {
+    std::uint8_t tag = 0;
+    std::uint64_t index = 0;
+    if (!d.in.u8(tag)) return false;
+    if (tag == kKept) {
+      if (!d.in.num(index) || index >= taken.size() || taken[index]) return false;
+      taken[index] = true;
+      p.kept = static_cast<std::size_t>(index);
+    } else if (tag != kMade || !d.node(p.made, 1)) {
+      return false;
+    } else {
+      p.kept = kNone;
+    }
+  }
+  if (!d.in.done()) return false;
+  result.children.reserve(pieces.size());
+  for (auto& p : pieces)
+    result.children.push_back(p.kept == kNone ? std::move(p.made) : std::move(root.children[p.kept]));
+  root = std::move(result);
+  return true;
 }
 
-std::optional<doc::Node> load_filtered(const StoreKey& key, const Lookups& lookups) {
+bool load_filtered(const StoreKey& key, const Lookups& lookups, doc::Node& root) {
   std::string bytes = inputs::read_bounded(key.file, kMaxFileBytes).bytes;
-  if (bytes.empty()) return std::nullopt;
-  return decode_filtered(bytes, key.header, lookups);
+  if (bytes.empty()) return false;
+  return decode_filtered(bytes, key.header, lookups, root);
 }
 
-void store_filtered(const StoreKey& key, const doc::Node& root, const std::vector<Question>& questions) {
-  std::string bytes = encode_filtered(key.header, root, questions);
+void store_filtered(const StoreKey& key, const InputBlocks& input, const doc::Node& root,
+                    const std::vector<Question>& questions) {
+  std::string bytes = encode_filtered(key.header, input, root, questions);
   if (bytes.empty()) return;
   // Written aside and renamed: a concurrent build reads the old entry or the new, never half of one.
   inputs::write_atomic(key.file, bytes);

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bookfilters/book_filters.hpp"
@@ -66,19 +67,31 @@ struct StoreKey {
 std::optional<StoreKey> store_key(const std::vector<const Program*>& due, const book::Chapter& chapter,
                                   const Place& place, const Lookups& lookups, const Limits& limits);
 
-// The stored tree for `key`, if there is one and every question it was stored with gets the same
-// answer from `lookups` now.
-std::optional<doc::Node> load_filtered(const StoreKey& key, const Lookups& lookups);
+// A chapter's top-level blocks as the filters got them, each as bytes of its own (doc::codec, with a
+// path table of its own). A stored result names each block the filters left as it was by its index
+// instead of holding it again: reading the result back decodes only what the filters made, and keeps
+// the rest of the tree the build already has (the key holds the digest of that whole tree, so the
+// blocks an entry names are the ones it was stored with).
+struct InputBlocks {
+  std::vector<std::string> bytes;  // "" for a block too deep to be written (never named)
+};
+InputBlocks input_blocks(const doc::Node& root);
 
-// Keeps `root` (the filters' result) with the questions asked on the way. A full or read-only disk is
-// not an error: the next build runs the filters again.
-void store_filtered(const StoreKey& key, const doc::Node& root, const std::vector<Question>& questions);
+// Replaces `root` (the tree the filters would get, of which `key` holds the digest) with the stored
+// result for `key`, if there is one and every question it was stored with gets the same answer from
+// `lookups` now. False, with `root` unchanged, otherwise.
+bool load_filtered(const StoreKey& key, const Lookups& lookups, doc::Node& root);
+
+// Keeps `root` (the filters' result of the tree whose blocks were `input`) with the questions asked on
+// the way. A full or read-only disk is not an error: the next build runs the filters again.
+void store_filtered(const StoreKey& key, const InputBlocks& input, const doc::Node& root,
+                    const std::vector<Question>& questions);
 
 // The bytes store_filtered writes and load_filtered reads (for tests and the fuzz harness).
-std::string encode_filtered(const std::string& header, const doc::Node& root,
+std::string encode_filtered(const std::string& header, const InputBlocks& input, const doc::Node& root,
                             const std::vector<Question>& questions);
-std::optional<doc::Node> decode_filtered(std::string_view bytes, const std::string& header,
-                                         const Lookups& lookups);
+bool decode_filtered(std::string_view bytes, const std::string& header, const Lookups& lookups,
+                     doc::Node& root);
 
 // Since the process started: chapter passes (a chapter at one stage) whose filters ran, and those
 // taken from the store. For tests, and for BOOKBUILD_TIMINGS.

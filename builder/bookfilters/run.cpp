@@ -551,18 +551,16 @@ void run_filters(const std::vector<Program>& programs, book::Chapter& chapter, c
     if (applies(p.entry, place)) due.push_back(&p);
   if (due.empty()) return;
   const std::optional<StoreKey> key = store_key(due, chapter, place, lookups, limits);
-  if (key) {
-    if (auto stored = load_filtered(*key, lookups)) {
-      chapter.root = std::move(*stored);
-      count_run(true);
-      return;
-    }
+  if (key && load_filtered(*key, lookups, chapter.root)) {
+    count_run(true);
+    return;
   }
   count_run(false);
   if (!key) {
     run_due(due, chapter, place, lookups, diags, limits);
     return;
   }
+  const InputBlocks input = input_blocks(chapter.root);
   // The questions the filters ask are kept with their result, which is kept only when the run said
   // nothing: a result with errors is not a result, and a note a filter printed would not be printed
   // again by a build that reuses it.
@@ -570,7 +568,7 @@ void run_filters(const std::vector<Program>& programs, book::Chapter& chapter, c
   Diagnostics said;
   run_due(due, chapter, place, recorder.lookups(), said, limits);
   std::vector<Diagnostic> all = said.all();
-  if (all.empty()) store_filtered(*key, chapter.root, recorder.questions());
+  if (all.empty()) store_filtered(*key, input, chapter.root, recorder.questions());
   for (auto& d : all) diags.add(std::move(d));
 }
 

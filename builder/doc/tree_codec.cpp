@@ -80,14 +80,17 @@ void put_loc(Writer& w, PathTable& paths, const SourceLoc& loc) {
   w.signed_num(loc.col);
 }
 
-bool encode_node(Writer& w, PathTable& paths, const Node& n, int depth) {
+namespace {
+
+bool encode(Writer& w, PathTable& paths, const Node& n, int depth, bool children) {
   if (depth > kMaxDepth) return false;
   w.u8(static_cast<std::uint8_t>(n.kind));
   put_loc(w, paths, n.loc);
   w.text(n.text);
-  w.num(n.children.size());
-  for (const auto& c : n.children)
-    if (!encode_node(w, paths, c, depth + 1)) return false;
+  w.num(children ? n.children.size() : 0);
+  if (children)
+    for (const auto& c : n.children)
+      if (!encode(w, paths, c, depth + 1, true)) return false;
   const Node::Extra* x = n.extra_if();
   const Node::Rare* r = x ? x->rare.get() : nullptr;
   w.u8(static_cast<std::uint8_t>((x ? 1 : 0) | (r ? 2 : 0)));
@@ -108,8 +111,18 @@ bool encode_node(Writer& w, PathTable& paths, const Node& n, int depth) {
   for (auto a : r->aligns) w.u8(static_cast<std::uint8_t>(a));
   w.num(r->caption.size());
   for (const auto& c : r->caption)
-    if (!encode_node(w, paths, c, depth + 1)) return false;
+    if (!encode(w, paths, c, depth + 1, true)) return false;
   return true;
+}
+
+}  // namespace
+
+bool encode_node(Writer& w, PathTable& paths, const Node& n, int depth) {
+  return encode(w, paths, n, depth, true);
+}
+
+bool encode_shell(Writer& w, PathTable& paths, const Node& n) {
+  return encode(w, paths, n, 0, false);
 }
 
 bool Decoder::read_paths() {

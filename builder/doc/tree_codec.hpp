@@ -85,6 +85,9 @@ class PathTable {
 void put_loc(Writer& w, PathTable& paths, const SourceLoc& loc);
 // False when the tree is deeper than kMaxDepth (nothing useful is then in `w`).
 bool encode_node(Writer& w, PathTable& paths, const Node& n, int depth = 0);
+// The node as encode_node writes it, but as if it had no children (its caption is written): what a
+// tree is around its blocks.
+bool encode_shell(Writer& w, PathTable& paths, const Node& n);
 
 // Reads what PathTable::write, put_loc and encode_node wrote.
 struct Decoder {

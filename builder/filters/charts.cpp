@@ -69,8 +69,9 @@ Node data_table(const charts::DataTable& data, const SourceLoc& loc) {
 
 class ChartResolver {
  public:
-  ChartResolver(const book::Edition& e, const Evaluator* ev, const fs::path& root, Diagnostics& d)
-      : env_(chart_environment(e, ev)), root_(root), diags_(d) {}
+  ChartResolver(const book::Edition& e, const Evaluator* ev, const fs::path& root, Diagnostics& d,
+                ChartMemo* memo)
+      : env_(chart_environment(e, ev)), root_(root), diags_(d), memo_(memo) {}
 
   // Blocks in `v`: a figure with a chart gets its table after it.
   void blocks(std::vector<Node>& v) {
@@ -98,24 +99,55 @@ class ChartResolver {
     const std::string* asset = img.attr("asset");
     if (!asset || !is_chart_spec(*asset)) return std::nullopt;
     const fs::path file = root_ / *asset;
-    auto spec = charts::read_spec(file, diags_);
-    if (!spec) return std::nullopt;
-    auto chart = charts::draw(*spec, env_, diags_);
-    if (!chart) return std::nullopt;
-    img.set_attr("chart-svg", std::move(chart->svg));
-    return std::move(chart->table);
+    if (!memo_) {
+      auto spec = charts::read_spec(file, diags_);
+      if (!spec) return std::nullopt;
+      auto chart = charts::draw(*spec, env_, diags_);
+      if (!chart) return std::nullopt;
+      img.set_attr("chart-svg", std::move(chart->svg));
+      return std::move(chart->table);
+    }
+    std::shared_ptr<const ChartMemo::Drawn> drawn = memo_->find(file.native());
+    if (!drawn) {
+      auto made = std::make_shared<ChartMemo::Drawn>();
+      Diagnostics said;
+      {
+        // As "parse": each is tagged with this pass's check when it is added below, as if said directly.
+        Diagnostics::Scope scope(said, "parse");
+        if (auto spec = charts::read_spec(file, said)) made->chart = charts::draw(*spec, env_, said);
+      }
+      made->said = said.all();
+      memo_->keep(file.native(), made);
+      drawn = std::move(made);
+    }
+    for (const Diagnostic& d : drawn->said) diags_.add(d);
+    if (!drawn->chart) return std::nullopt;
+    img.set_attr("chart-svg", drawn->chart->svg);
+    return drawn->chart->table;
   }
 
   charts::Environment env_;
   const fs::path& root_;
   Diagnostics& diags_;
+  ChartMemo* memo_;
 };
 
 }  // namespace
 
+std::shared_ptr<const ChartMemo::Drawn> ChartMemo::find(const std::string& spec) const {
+  std::lock_guard lock(mutex_);
+  auto it = drawn_.find(spec);
+  return it == drawn_.end() ? nullptr : it->second;
+}
+
+void ChartMemo::keep(const std::string& spec, std::shared_ptr<const Drawn> drawn) {
+  std::lock_guard lock(mutex_);
+  drawn_.emplace(spec, std::move(drawn));
+}
+
 void resolve_charts(book::Chapter& chapter, const book::Edition& edition, const Evaluator* evaluate,
-                    const fs::path& root, Diagnostics& diags) {
-  ChartResolver(edition, evaluate, root, diags).blocks(chapter.root.children);
+                    const fs::path& root, Diagnostics& diags, ChartMemo* memo) {
+  ChartResolver(edition, evaluate, root, diags, memo).blocks(chapter.root.children);
 }
 
 }  // namespace bb::filters

@@ -209,21 +209,57 @@ TEST(FilteredStore, ADamagedEntryIsIgnored) {
 TEST(FilteredStore, EveryTruncationOfAnEntryIsRefused) {
   Diagnostics diags;
   const fs::path md = kStore / "asks.md";
-  const doc::Node root = markdown::parse(test::read_file(md), md, diags);
+  const doc::Node input = markdown::parse(test::read_file(md), md, diags);
+  // The filters' result: the input's blocks, and one block made.
+  doc::Node result = input;
+  result.children.push_back(markdown::parse("A made paragraph.\n", md, diags).children.at(0));
   const std::string header = "BBFT header";
   const std::vector<bookfilters::Question> questions = {
       {bookfilters::Question::Kind::Label, "sec:kv",
        bookfilters::ask(lookups(), bookfilters::Question::Kind::Label, "sec:kv")}};
-  const std::string good = bookfilters::encode_filtered(header, root, questions);
-  ASSERT_TRUE(bookfilters::decode_filtered(good, header, lookups()));
-  EXPECT_FALSE(bookfilters::decode_filtered(good, header, lookups("changed")));
-  EXPECT_FALSE(bookfilters::decode_filtered(good, "BBFT other", lookups()));
+  const std::string good =
+      bookfilters::encode_filtered(header, bookfilters::input_blocks(input), result, questions);
+  doc::Node root = input;
+  ASSERT_TRUE(bookfilters::decode_filtered(good, header, lookups(), root));
+  EXPECT_EQ(doc::dump(root), doc::dump(result));
+  root = input;
+  EXPECT_FALSE(bookfilters::decode_filtered(good, header, lookups("changed"), root));
+  EXPECT_FALSE(bookfilters::decode_filtered(good, "BBFT other", lookups(), root));
+  EXPECT_EQ(doc::dump(root), doc::dump(input));
   for (std::size_t n = header.size(); n + 8 < good.size(); ++n) {
     std::string body = good.substr(0, n);
     const std::uint64_t sum = text::checksum64(body);
     for (int i = 0; i < 8; ++i) body += static_cast<char>((sum >> (8 * i)) & 0xFF);
-    EXPECT_FALSE(bookfilters::decode_filtered(body, header, lookups())) << n;
+    EXPECT_FALSE(bookfilters::decode_filtered(body, header, lookups(), root)) << n;
+    EXPECT_EQ(doc::dump(root), doc::dump(input)) << n;
   }
+}
+
+// A stored result names the blocks the filters left as they were instead of holding them: read back
+// over the same input, it is the filters' result, whichever blocks they changed, moved, dropped or
+// made; an entry naming blocks the tree does not have is refused.
+TEST(FilteredStore, AResultKeepsTheInputsUnchangedBlocks) {
+  Diagnostics diags;
+  const fs::path md = kStore / "asks.md";
+  const doc::Node input = markdown::parse("# T\n\nOne.\n\nTwo.\n\nOne.\n\nThree.\n", md, diags);
+  ASSERT_EQ(input.children.size(), 5u);
+  doc::Node result(doc::Kind::Document, input.loc);
+  result.children = {input.children[4], input.children[2], input.children[2], input.children[0]};
+  result.children[1].children.at(0).text = "Two, changed.";
+  result.children.push_back(markdown::parse("Made.\n", md, diags).children.at(0));
+  const auto blocks = bookfilters::input_blocks(input);
+  const std::string bytes = bookfilters::encode_filtered("BBFT", blocks, result, {});
+  doc::Node root = input;
+  ASSERT_TRUE(bookfilters::decode_filtered(bytes, "BBFT", lookups(), root));
+  EXPECT_EQ(doc::dump(root), doc::dump(result));
+  // Holding only the changed and made blocks, it is smaller than the whole result.
+  EXPECT_LT(bytes.size(), bookfilters::encode_filtered("BBFT", {}, result, {}).size());
+  // Over a tree with fewer blocks than it names: refused, the tree left as it was.
+  doc::Node shorter = input;
+  shorter.children.pop_back();
+  const std::string before = doc::dump(shorter);
+  EXPECT_FALSE(bookfilters::decode_filtered(bytes, "BBFT", lookups(), shorter));
+  EXPECT_EQ(doc::dump(shorter), before);
 }
 
 // A whole book through the resolver: chapter 1 links to the section chapter 2 labels; chapter 3 asks
