@@ -3,8 +3,6 @@
 #include "charts/spec.hpp"
 
 #include <fstream>
-#include <memory>
-#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -287,48 +285,6 @@ std::optional<Spec> parse_spec(std::string_view text, const std::filesystem::pat
   return Reader(file, diags).read(root);
 }
 
-namespace {
-
-// A spec as parsed from these bytes of this file, with what the parse said.
-struct Parsed {
-  std::string bytes;
-  std::optional<Spec> spec;
-  std::vector<Diagnostic> said;
-};
-
-// A book draws each spec once per edition and output, and a large book many times more (the 100x
-// scale book: 10 specs, 3,000 figures): each file's parse is kept for the process, keyed on its path
-// and its whole text, which is read every time, so that an edited spec is parsed again.
-std::optional<Spec> parse_kept(std::string bytes, const std::filesystem::path& file, Diagnostics& diags) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const Parsed>> kept;
-  std::shared_ptr<const Parsed> parsed;
-  {
-    std::lock_guard lock(mutex);
-    auto it = kept.find(file.native());
-    if (it != kept.end() && it->second->bytes == bytes) parsed = it->second;
-  }
-  if (!parsed) {
-    auto made = std::make_shared<Parsed>();
-    Diagnostics said;
-    {
-      // As "parse": each is tagged with the caller's check when it is added below, as it would be if
-      // said directly.
-      Diagnostics::Scope scope(said, "parse");
-      made->spec = parse_spec(bytes, file, said);
-    }
-    made->said = said.all();
-    made->bytes = std::move(bytes);
-    parsed = made;
-    std::lock_guard lock(mutex);
-    kept[file.native()] = std::move(made);
-  }
-  for (const Diagnostic& d : parsed->said) diags.add(d);
-  return parsed->spec;
-}
-
-}  // namespace
-
 std::optional<Spec> read_spec(const std::filesystem::path& file, Diagnostics& diags) {
   inputs::note_file(file);
   // A spec is a page of settings and data: 1 MiB is far more than any needs.
@@ -339,7 +295,7 @@ std::optional<Spec> read_spec(const std::filesystem::path& file, Diagnostics& di
                                   "`: " + inputs::read_problem(read, kMaxSpecBytes));
     return std::nullopt;
   }
-  return parse_kept(read.bytes, file, diags);
+  return parse_spec(read.bytes, file, diags);
 }
 
 const std::string* pick(const Text& text, const std::string& edition, const std::string& lang) {

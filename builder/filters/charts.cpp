@@ -71,7 +71,7 @@ class ChartResolver {
  public:
   ChartResolver(const book::Edition& e, const Evaluator* ev, const fs::path& root, Diagnostics& d,
                 ChartMemo* memo)
-      : env_(chart_environment(e, ev)), root_(root), diags_(d), memo_(memo) {}
+      : env_(chart_environment(e, ev)), root_(root), diags_(d), memo_(memo ? *memo : own_) {}
 
   // Blocks in `v`: a figure with a chart gets its table after it.
   void blocks(std::vector<Node>& v) {
@@ -99,15 +99,7 @@ class ChartResolver {
     const std::string* asset = img.attr("asset");
     if (!asset || !is_chart_spec(*asset)) return std::nullopt;
     const fs::path file = root_ / *asset;
-    if (!memo_) {
-      auto spec = charts::read_spec(file, diags_);
-      if (!spec) return std::nullopt;
-      auto chart = charts::draw(*spec, env_, diags_);
-      if (!chart) return std::nullopt;
-      img.set_attr("chart-svg", std::move(chart->svg));
-      return std::move(chart->table);
-    }
-    std::shared_ptr<const ChartMemo::Drawn> drawn = memo_->find(file.native());
+    std::shared_ptr<const ChartMemo::Drawn> drawn = memo_.find(file.native());
     if (!drawn) {
       auto made = std::make_shared<ChartMemo::Drawn>();
       Diagnostics said;
@@ -117,7 +109,7 @@ class ChartResolver {
         if (auto spec = charts::read_spec(file, said)) made->chart = charts::draw(*spec, env_, said);
       }
       made->said = said.all();
-      memo_->keep(file.native(), made);
+      memo_.keep(file.native(), made);
       drawn = std::move(made);
     }
     for (const Diagnostic& d : drawn->said) diags_.add(d);
@@ -129,7 +121,8 @@ class ChartResolver {
   charts::Environment env_;
   const fs::path& root_;
   Diagnostics& diags_;
-  ChartMemo* memo_;
+  ChartMemo own_;  // the chapter's own, when the caller shares none
+  ChartMemo& memo_;
 };
 
 }  // namespace

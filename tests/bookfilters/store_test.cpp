@@ -12,6 +12,7 @@
 #include "bookfilters/filtered_store.hpp"
 #include "filters/pipeline.hpp"
 #include "markdown/frontend.hpp"
+#include "resolved_book.hpp"
 #include "test_support.hpp"
 #include "text/digest.hpp"
 
@@ -266,15 +267,10 @@ TEST(FilteredStore, AResultKeepsTheInputsUnchangedBlocks) {
 // nothing. Returns the resolved book's chapters' link titles and plain text, one chapter a line.
 std::string resolve_book(const fs::path& root) {
   Diagnostics diags;
-  auto config = book::load_config(root, diags);
-  EXPECT_TRUE(config);
-  if (!config) return {};
-  book::Book book = book::load_book(std::move(*config), diags);
-  repo::Repository repository;
-  repository.toplevel = book.config.root;
-  filters::ResolveOptions options;
-  options.repository = &repository;
-  filters::resolve(book, diags, options);
+  auto resolved = test::resolved_book(root, diags);
+  EXPECT_TRUE(resolved);
+  if (!resolved) return {};
+  const book::Book& book = *resolved;
   std::string out;
   for (const auto& ch : book.editions.at(0).chapters) {
     out += ch.key + ": " + doc::plain_text(ch.root);

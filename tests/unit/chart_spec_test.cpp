@@ -1,5 +1,5 @@
-// Chart specs (charts/spec.hpp): a spec's parse is kept for the process, keyed on its path and text, so
-// an edited spec is read anew, and what its parse said is said again each time it is read.
+// Chart specs (charts/spec.hpp): an edited spec is read anew, and what its parse said is said again each
+// time it is read; the resolver draws a spec once per edition (filters/charts.hpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -7,7 +7,7 @@
 
 #include "book/book.hpp"
 #include "charts/spec.hpp"
-#include "filters/pipeline.hpp"
+#include "resolved_book.hpp"
 #include "test_support.hpp"
 
 namespace bb {
@@ -59,14 +59,9 @@ TEST(ChartSpec, EachEditionsFiguresGetItsOwnDrawing) {
   const fs::path root = dir.path / "book";
   fs::copy(fs::path(BOOKBUILD_FIXTURES) / "charts/book", root, fs::copy_options::recursive);
   Diagnostics diags;
-  auto config = book::load_config(root, diags);
-  ASSERT_TRUE(config);
-  book::Book book = book::load_book(std::move(*config), diags);
-  repo::Repository repository;
-  repository.toplevel = book.config.root;
-  filters::ResolveOptions options;
-  options.repository = &repository;
-  filters::resolve(book, diags, options);
+  auto resolved = test::resolved_book(root, diags);
+  ASSERT_TRUE(resolved);
+  const book::Book& book = *resolved;
   EXPECT_FALSE(diags.has_errors());
   ASSERT_EQ(book.editions.size(), 2u);
   for (const auto& [edition, title, other] :
