@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -63,30 +64,32 @@ class Resolver {
   }
 
   void blocks(std::vector<Node>& v) {
-    for (auto& b : v) {
-      switch (b.kind) {
-        case Kind::Heading:
-          // A heading's own hand number is its label, not a reference; citations still resolve.
-          inlines(b.children, false);
-          break;
-        case Kind::Callout: callout(b); break;
-        case Kind::Figure:
-        case Kind::Table:
-          if (auto* x = b.rare_if()) inlines(x->caption, true);
-          blocks(b.children);
-          break;
-        case Kind::Paragraph:
-          if (b.attr("kind"))
-            lead_paragraph(b);  // `**例 5-1：…** …` carries its own number
-          else
-            inlines(b.children, true);
-          break;
-        case Kind::TableRow: blocks(b.children); break;
-        case Kind::TableCell:
-        case Kind::DefinitionTerm: inlines(b.children, true); break;
-        default:
-          if (b.is_block()) blocks(b.children);
-      }
+    for (auto& b : v) block(b);
+  }
+
+  void block(Node& b) {
+    switch (b.kind) {
+      case Kind::Heading:
+        // A heading's own hand number is its label, not a reference; citations still resolve.
+        inlines(b.children, false);
+        break;
+      case Kind::Callout: callout(b); break;
+      case Kind::Figure:
+      case Kind::Table:
+        if (auto* x = b.rare_if()) inlines(x->caption, true);
+        blocks(b.children);
+        break;
+      case Kind::Paragraph:
+        if (b.attr("kind"))
+          lead_paragraph(b);  // `**例 5-1：…** …` carries its own number
+        else
+          inlines(b.children, true);
+        break;
+      case Kind::TableRow: blocks(b.children); break;
+      case Kind::TableCell:
+      case Kind::DefinitionTerm: inlines(b.children, true); break;
+      default:
+        if (b.is_block()) blocks(b.children);
     }
   }
 
@@ -112,44 +115,47 @@ class Resolver {
       if (i == 0 && b.kind == Kind::Paragraph) {
         lead_paragraph(b);
       } else {
-        std::vector<Node> one;
-        one.push_back(std::move(b));
-        blocks(one);
-        b = std::move(one.front());
+        block(b);
       }
     }
   }
 
+  // Most inlines hold no reference: `v` is rebuilt only from the first text that is split, and
+  // until then its nodes stay where they are (rebuilding every paragraph's inlines, moving each
+  // node, was a third of the resolver's instructions).
   void inlines(std::vector<Node>& v, bool plain) {
     std::vector<Node> out;
-    out.reserve(v.size());
-    for (auto& n : v) {
+    bool rebuilt = false;  // v[0, i) have been moved into `out`
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      Node& n = v[i];
       switch (n.kind) {
-        case Kind::CrossRef:
-          citation(n);
-          out.push_back(std::move(n));
-          break;
+        case Kind::CrossRef: citation(n); break;
         case Kind::Text:
-          if (plain)
-            split_plain(n, out);
-          else
-            out.push_back(std::move(n));
+          if (plain) {
+            auto refs = scanner_.scan(n.text);
+            if (refs.empty()) break;
+            if (!rebuilt) {
+              out.reserve(v.size() + 2 * refs.size());
+              std::move(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), std::back_inserter(out));
+              rebuilt = true;
+            }
+            split_plain(n, refs, out);
+            continue;
+          }
           break;
         case Kind::Link:
         case Kind::Code:
-        case Kind::Image:
-          out.push_back(std::move(n));  // no links inside links; code is literal
-          break;
+        case Kind::Image: break;  // no links inside links; code is literal
         case Kind::Span:
           // `[Table 2-7]{.noref}`: the author says this phrase is not a reference (a table of another
           // document): its text is not read for references; `@label` citations inside still resolve.
           inlines(n.children, plain && !n.has_class("noref"));
-          out.push_back(std::move(n));
           break;
-        default: inlines(n.children, plain); out.push_back(std::move(n));
+        default: inlines(n.children, plain);
       }
+      if (rebuilt) out.push_back(std::move(n));
     }
-    v = std::move(out);
+    if (rebuilt) v = std::move(out);
   }
 
   void link_to(Node& ref, const Target& t) {
@@ -191,12 +197,8 @@ class Resolver {
     link_to(n, *t);
   }
 
-  void split_plain(Node& n, std::vector<Node>& out) {
-    auto refs = scanner_.scan(n.text);
-    if (refs.empty()) {
-      out.push_back(std::move(n));
-      return;
-    }
+  // A text in which the scanner found `refs` (at least one), as texts and references into `out`.
+  void split_plain(const Node& n, const std::vector<PlainRef>& refs, std::vector<Node>& out) {
     std::size_t done = 0;
     for (const auto& r : refs) {
       SourceLoc at = n.loc;
