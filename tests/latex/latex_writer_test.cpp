@@ -76,6 +76,47 @@ TEST(LatexEscape, EverySpecialCharacterInText) {
   EXPECT_EQ(escape_latex("带宽 μs → ok"), "带宽 μs → ok");
 }
 
+// The specials are found sixteen bytes at a time: every byte value (the specials, their neighbours in
+// the code table, UTF-8 bytes), at every offset of a text longer than one block, between multi-byte
+// characters, and doubled, is escaped as a byte-by-byte escape would.
+TEST(LatexEscape, EveryByteAtEveryOffsetAsByteByByte) {
+  auto one_at_a_time = [](std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const char c = s[i];
+      const std::string_view specials = "\\{}$&#_%^~`\"", escaped[] = {"\\textbackslash{}",
+                                                                       "\\{",
+                                                                       "\\}",
+                                                                       "\\$",
+                                                                       "\\&",
+                                                                       "\\#",
+                                                                       "\\_",
+                                                                       "\\%",
+                                                                       "\\textasciicircum{}",
+                                                                       "\\textasciitilde{}",
+                                                                       "\\textasciigrave{}",
+                                                                       "\\textquotedbl{}"};
+      if (const auto k = specials.find(c); k != std::string_view::npos) {
+        out += escaped[k];
+      } else {
+        out += c;
+        if ((c == '-' || c == '<' || c == '>') && i + 1 < s.size() && s[i + 1] == c) out += "{}";
+      }
+    }
+    return out;
+  };
+  for (int byte = 0; byte < 256; ++byte)
+    for (std::size_t at = 0; at < 40; ++at) {
+      std::string text = "计算ab计算cd计算ef计算gh计算ij计算kl";  // 48 bytes
+      text.insert(at, 1, static_cast<char>(byte));
+      ASSERT_EQ(escape_latex(text), one_at_a_time(text)) << byte << " at " << at;
+      text.insert(at, 1, static_cast<char>(byte));
+      ASSERT_EQ(escape_latex(text), one_at_a_time(text)) << byte << " twice at " << at;
+    }
+  EXPECT_EQ(escape_latex(""), "");
+  EXPECT_EQ(escape_latex(std::string(33, '-')), one_at_a_time(std::string(33, '-')));
+}
+
 TEST(LatexEscape, UrlsKeepTheirMeaningInsideArguments) {
   EXPECT_EQ(escape_latex_url("https://x.org/a%20b/c_d?x=1&y=2#frag~u"),
             "https://x.org/a\\%20b/c_d?x=1&y=2\\#frag\\~u");
