@@ -304,42 +304,41 @@ class Renderer {
     return image_src;
   }
 
+  // The page's parts are taken by value and moved into the slots: a braced list of slots would copy
+  // each twice (into the list, then into the map), and a chapter's content is the page's bulk.
   std::string fill(const book::EditionBook& eb, const std::string& page, const std::string& key,
-                   const std::string& title, const std::string& content, const std::string& side,
-                   const std::string& toc_html, const std::string& pager, const std::string& description,
-                   const std::string& source_link) {
+                   const std::string& title, std::string content, std::string side, std::string toc_html,
+                   std::string pager, const std::string& description, const std::string& source_link) {
     const auto& e = eb.edition;
     const lang::Language& w = lang::language(e.lang);
     const std::string up = up_from(page);
-    return writers::fill_template(
-        tmpl_,
-        {{"lang", escape_xml(e.lang)},
-         {"title", escape_xml(title)},
-         {"book_title", escape_xml(e.title)},
-         {"root", up},
-         {"home", "index.html"},
-         {"chapter_key", escape_xml(key)},
-         {"search_index", "search/"},
-         {"search_label", escape_xml(w.word("site.search"))},
-         {"skip_label", escape_xml(w.word("site.skip"))},
-         {"menu_label", escape_xml(w.word("site.menu"))},
-         {"languages_label", escape_xml(w.word("site.languages"))},
-         {"theme_label", escape_xml(w.word("site.theme"))},
-         {"contents_label", escape_xml(w.word("site.contents"))},
-         {"pager_label", escape_xml(w.word("site.pager"))},
-         {"toc_label", escape_xml(w.word("site.toc"))},
-         {"copy_label", escape_xml(w.word("site.copy"))},
-         {"copied_label", escape_xml(w.word("site.copied"))},
-         {"head", meta::head(book_, {eb, page, key, title, description})},
-         {"page_links", meta::downloads_html(downloads_.at(e.id), page, e.lang) + source_link},
-         {"languages", languages(page, key, e)},
-         {"sidebar", side},
-         {"content", content},
-         {"toc", toc_html},
-         {"pager", pager},
-         {"live_reload",
-          opt_.live_reload ? "<script src=\"" + up + "assets/live-reload.js\"></script>" : ""}},
-        "page.html");
+    std::map<std::string, std::string> slots{
+        {"lang", escape_xml(e.lang)},
+        {"title", escape_xml(title)},
+        {"book_title", escape_xml(e.title)},
+        {"root", up},
+        {"home", "index.html"},
+        {"chapter_key", escape_xml(key)},
+        {"search_index", "search/"},
+        {"search_label", escape_xml(w.word("site.search"))},
+        {"skip_label", escape_xml(w.word("site.skip"))},
+        {"menu_label", escape_xml(w.word("site.menu"))},
+        {"languages_label", escape_xml(w.word("site.languages"))},
+        {"theme_label", escape_xml(w.word("site.theme"))},
+        {"contents_label", escape_xml(w.word("site.contents"))},
+        {"pager_label", escape_xml(w.word("site.pager"))},
+        {"toc_label", escape_xml(w.word("site.toc"))},
+        {"copy_label", escape_xml(w.word("site.copy"))},
+        {"copied_label", escape_xml(w.word("site.copied"))},
+        {"head", meta::head(book_, {eb, page, key, title, description})},
+        {"page_links", meta::downloads_html(downloads_.at(e.id), page, e.lang) + source_link},
+        {"languages", languages(page, key, e)},
+        {"live_reload", opt_.live_reload ? "<script src=\"" + up + "assets/live-reload.js\"></script>" : ""}};
+    slots.emplace("sidebar", std::move(side));
+    slots.emplace("content", std::move(content));
+    slots.emplace("toc", std::move(toc_html));
+    slots.emplace("pager", std::move(pager));
+    return writers::fill_template(tmpl_, slots, "page.html");
   }
 
   // The tree of a chapter, or of an edition's Markdown home page (EditionBook::home, resolved like a
@@ -386,8 +385,8 @@ class Renderer {
     if (!eb.chapters.empty())
       pager = "<a class=\"next\" rel=\"next\" href=\"" + escape_xml(eb.chapters.front().key) + ".html\">" +
               escape_xml(eb.chapters.front().title) + " →</a>";
-    std::string html =
-        fill(eb, page, "", e.title, body, list, "", pager, e.subtitle.empty() ? e.title : e.subtitle, "");
+    std::string html = fill(eb, page, "", e.title, std::move(body), list, "", std::move(pager),
+                            e.subtitle.empty() ? e.title : e.subtitle, "");
     std::lock_guard lock(files_mutex_);
     files_.generated[page] = std::move(html);
   }
