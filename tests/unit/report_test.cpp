@@ -42,6 +42,24 @@ void add_problems(const NewBook& b, bool errors) {
                    test::read_file(b.root / "manuscripts/01-first-steps.md") + text);
 }
 
+// The report is ordered by file (as paths order: `a/x.md` before `a-b/x.md`, which a string
+// comparison would put after), then line and column, in the order found at the same place; the same
+// message at the same place once.
+TEST(DiagnosticOrder, ByPathLineAndColumnStableAndOnce) {
+  Diagnostics d;
+  d.warning({"a-b/x.md", 1, 1}, "w1");
+  d.warning({"a/x.md", 9, 2}, "w2");
+  d.error({"a/x.md", 9, 1}, "e1");
+  d.warning({"a/x.md", 9, 2}, "w3");
+  d.warning({"a/x.md", 9, 2}, "w2");
+  d.note({"", 0, 0}, "n1");
+  d.warning({"b.md", 2, 5}, "w4");
+  std::vector<std::string> got;
+  for (const auto& x : d.all()) got.push_back(x.loc.path.generic_string() + " " + x.message);
+  EXPECT_EQ(got, (std::vector<std::string>{" n1", "a/x.md e1", "a/x.md w2", "a/x.md w3", "a-b/x.md w1",
+                                           "b.md w4"}));
+}
+
 TEST(Report, QuietPrintsEachProblemOnOneLineWithItsKindAndTheSummaryCountsThem) {
   const NewBook b;
   add_problems(b, true);
