@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -94,9 +95,10 @@ std::size_t after_separator(const std::string& t, std::size_t k) {
 // a word's lower case starts with its first letter's).
 struct NumberWords {
   std::unordered_map<std::string_view, long long> values;
-  std::unordered_set<char32_t> first;  // the first code point of every word
-  std::size_t longest = 0;             // bytes
-  mutable std::unordered_map<char32_t, bool> starts;
+  std::unordered_set<char32_t> first;    // the first code point of every word
+  std::size_t longest = 0;               // bytes
+  std::array<bool, 128> ascii_starts{};  // may_start for ASCII letters, where most of the text is
+  mutable std::unordered_map<char32_t, bool> starts;  // and for the other letters met so far
 
   explicit NumberWords(const std::map<std::string, long long>* words) {
     if (words == nullptr) return;
@@ -106,23 +108,28 @@ struct NumberWords {
       std::size_t len = 1;
       if (!w.empty()) first.insert(text::decode_utf8(w, 0, len));
     }
+    for (char32_t c = 0; c < ascii_starts.size(); ++c) ascii_starts[c] = lower_starts(c);
   }
   // Whether a word can start at letter `c`: CJK text is looked up as it is, other text in lower case.
   bool may_start(char32_t c, bool cjk) const {
     if (cjk) return first.count(c) > 0;
+    if (c < ascii_starts.size()) return ascii_starts[c];
     auto [it, added] = starts.try_emplace(c, false);
-    if (added) {
-      std::string one;
-      text::append_utf8(one, c);
-      const std::string lowered = text::lower(one);
-      std::size_t len = 1;
-      it->second = !lowered.empty() && first.count(text::decode_utf8(lowered, 0, len)) > 0;
-    }
+    if (added) it->second = lower_starts(c);
     return it->second;
   }
   const long long* find(std::string_view w) const {
     auto it = values.find(w);
     return it == values.end() ? nullptr : &it->second;
+  }
+
+ private:
+  bool lower_starts(char32_t c) const {
+    std::string one;
+    text::append_utf8(one, c);
+    const std::string lowered = text::lower(one);
+    std::size_t len = 1;
+    return !lowered.empty() && first.count(text::decode_utf8(lowered, 0, len)) > 0;
   }
 };
 
@@ -168,7 +175,9 @@ void scan_number_words(const std::string& t, const SourceLoc& loc, const Scan& s
     std::size_t len = 1;
     const char32_t c = code_point(t, i, len);
     const bool cjk = c >= 0x80 && text::is_cjk(c);
-    if (!letter(c) || (!cjk && letter(before)) ||
+    // Whether a number word (in lower case) can start here is asked first: most letters cannot start
+    // one, and for ASCII the answer is a table's; ICU is asked whether it is a letter only after it.
+    if (!words.may_start(c, cjk) || !letter(c) || (!cjk && letter(before)) ||
         (cjk &&
          (before == U'第' || before == U'几' || before == U'幾' || before == U'数' || before == U'數'))) {
       before = c;
@@ -177,22 +186,32 @@ void scan_number_words(const std::string& t, const SourceLoc& loc, const Scan& s
     }
     std::size_t end = i;  // where the number word ends
     long long value = 0;
-    if (!words.may_start(c, cjk)) {
-      // No number word starts with this letter (in lower case): nothing to look up.
-    } else if (cjk) {
+    if (cjk) {
       // The longest number word that starts here.
       for (std::size_t n = std::min(words.longest, t.size() - i); n > 0 && end == i; --n)
         if (const long long* v = words.find(std::string_view(t).substr(i, n))) end = i + n, value = *v;
     } else {
       std::size_t w = i;
+      bool ascii = true;
       while (w < t.size()) {
         std::size_t l = 1;
         const char32_t d = code_point(t, w, l);
         if (!letter(d) || (d >= 0x80 && text::is_cjk(d))) break;
+        ascii = ascii && d < 0x80;
         w += l;
       }
-      if (const long long* v = words.find(text::lower(std::string_view(t).substr(i, w - i))))
-        end = w, value = *v;
+      const std::string_view word = std::string_view(t).substr(i, w - i);
+      // An ASCII word keeps its length in lower case: one longer than every number word is none.
+      const long long* v = nullptr;
+      if (!ascii) {
+        v = words.find(text::lower(word));
+      } else if (word.size() <= words.longest) {
+        std::string lowered(word);
+        for (char& ch : lowered)
+          if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+        v = words.find(lowered);
+      }
+      if (v) end = w, value = *v;
     }
     if (end == i) {
       before = c;
@@ -221,11 +240,14 @@ void scan_text(const std::string& t, const SourceLoc& loc, const Scan& scan,
   const std::vector<std::string>& nouns = scan.nouns;
   std::size_t i = 0;
   while (i < t.size()) {
-    unsigned char c = static_cast<unsigned char>(t[i]);
-    bool starts = std::isdigit(c) && (i == 0 || !(std::isalnum(static_cast<unsigned char>(t[i - 1])) ||
-                                                  t[i - 1] == '-' || t[i - 1] == '.' || t[i - 1] == '_'));
+    // Straight to the next digit: a byte below 0x80 is never inside a UTF-8 sequence (nor taken into
+    // one by decode_utf8, which steps over a malformed byte alone), so a digit is where one starts.
+    while (i < t.size() && !std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+    if (i == t.size()) break;
+    bool starts = i == 0 || !(std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '-' ||
+                              t[i - 1] == '.' || t[i - 1] == '_');
     if (!starts) {
-      i += utf8_len(t, i);
+      ++i;
       continue;
     }
     std::size_t j = i;

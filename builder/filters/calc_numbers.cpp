@@ -2,6 +2,7 @@
 #include "filters/calc_numbers.hpp"
 #include "text/unicode.hpp"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -41,21 +42,51 @@ std::optional<text::Decimal> parse_tolerance(const std::string& text) {
   return text::Decimal::parse(text).value_or(text::Decimal::of(v));
 }
 
+bool same_number(const Number& a, const Number& b) {
+  return a.is_integer == b.is_integer &&
+         (a.is_integer ? a.integer == b.integer
+                       : std::bit_cast<std::uint64_t>(a.real) == std::bit_cast<std::uint64_t>(b.real));
+}
+
+PlaceholderMemo::Read read_placeholder(std::string_view text) {
+  PlaceholderMemo::Read read;
+  std::string format;
+  read.split = split_placeholder(text, read.expr, format);
+  if (read.split) read.format = parse_format(format, read.error);
+  return read;
+}
+
 class CalcResolver {
  public:
   CalcResolver(book::Chapter& c, const book::Edition& e, const Evaluator* ev, std::vector<Binding>& b,
-               Diagnostics& d)
-      : c_(c), e_(e), edition_(e.id), chapter_(c.key), evaluate_(ev), bindings_(b), diags_(d) {}
+               Diagnostics& d, PlaceholderMemo* memo)
+      : c_(c),
+        e_(e),
+        edition_(e.id),
+        chapter_(c.key),
+        evaluate_(ev),
+        bindings_(b),
+        diags_(d),
+        memo_(memo ? *memo : own_) {}
 
-  void run() { walk(c_.root); }
+  void run() {
+    // The computed numbers first, in the order they are resolved: then room for all their bindings is
+    // made once (grown by doubling, a chapter's vector held up to twice its bindings when merged).
+    std::vector<Node*> found;
+    gather(c_.root, found);
+    bindings_.reserve(bindings_.size() + found.size());
+    for (Node* n : found) n->kind == Kind::CalcNumber ? placeholder(*n) : literal(*n);
+  }
 
  private:
-  void walk(Node& n) {
+  // Resolving one changes only its own node (a placeholder gets its value as children, where it had
+  // none): the pointers to the others stay valid.
+  void gather(Node& n, std::vector<Node*>& found) {
     if (auto* x = n.rare_if())
-      for (auto& c : x->caption) walk(c);
-    for (auto& c : n.children) walk(c);
-    if (n.kind == Kind::CalcNumber && n.children.empty()) placeholder(n);  // resolved ones are done
-    if (n.kind == Kind::Span && n.attr("calc")) literal(n);
+      for (auto& c : x->caption) gather(c, found);
+    for (auto& c : n.children) gather(c, found);
+    if (n.kind == Kind::CalcNumber && n.children.empty()) found.push_back(&n);  // resolved ones are done
+    if (n.kind == Kind::Span && n.attr("calc")) found.push_back(&n);
   }
 
   std::optional<Number> eval(const std::string& expr, const SourceLoc& loc) {
@@ -72,22 +103,37 @@ class CalcResolver {
   }
 
   void placeholder(Node& n) {
-    Binding b{edition_, chapter_, n.loc, "", false, "", "", "", true};
-    std::string format;
-    if (!split_placeholder(n.text, b.expr, format)) {
+    const PlaceholderMemo::Read* read = memo_.find(n.text);
+    std::optional<Number> v;
+    if (!read) {
+      // First seen in the edition: read, and evaluated and shown if it can be, then kept as it is.
+      PlaceholderMemo::Read fresh = read_placeholder(n.text);
+      if (fresh.format) {
+        v = eval(fresh.expr, n.loc);
+        if (!v) {
+          memo_.keep(n.text, std::move(fresh));
+          return;
+        }
+        fresh.value = v;
+        fresh.shown = format_number(*v, *fresh.format, e_.numbers, e_.lang);
+      }
+      read = &memo_.keep(n.text, std::move(fresh));
+    }
+    if (!read->split) {
       diags_.error(
           n.loc, "malformed computed number `{{" + n.text + "}}`: write `{{calc scenario.field | format}}`");
       return;
     }
-    std::string err;
-    auto f = parse_format(format, err);
-    if (!f) {
-      diags_.error(n.loc, err);
+    if (!read->format) {
+      diags_.error(n.loc, read->error);
       return;
     }
-    auto v = eval(b.expr, n.loc);
+    if (!v) v = eval(read->expr, n.loc);
     if (!v) return;
-    b.shown = b.recomputed = format_number(*v, *f, e_.numbers, e_.lang);
+    Binding b{edition_, chapter_, n.loc, read->expr, false, "", "", "", true};
+    b.shown = b.recomputed = read->value && same_number(*v, *read->value)
+                                 ? read->shown
+                                 : format_number(*v, *read->format, e_.numbers, e_.lang);
     Node text(Kind::Text, n.loc);
     text.text = b.shown;
     n.children.clear();
@@ -159,16 +205,21 @@ class CalcResolver {
   const Evaluator* evaluate_;
   std::vector<Binding>& bindings_;
   Diagnostics& diags_;
+  PlaceholderMemo own_;  // the chapter's own, when the caller shares none
+  PlaceholderMemo& memo_;
 };
 
 }  // namespace
 
-std::size_t count_computed_numbers(const doc::Node& root) {
-  std::size_t n = 0;
-  doc::walk(root, [&](const Node& x) {
-    if (x.kind == Kind::CalcNumber || (x.kind == Kind::Span && x.attr("calc"))) ++n;
-  });
-  return n;
+const PlaceholderMemo::Read* PlaceholderMemo::find(std::string_view text) const {
+  std::lock_guard lock(mutex_);
+  auto it = reads_.find(text);
+  return it == reads_.end() ? nullptr : &it->second;
+}
+
+const PlaceholderMemo::Read& PlaceholderMemo::keep(std::string_view text, Read read) {
+  std::lock_guard lock(mutex_);
+  return reads_.try_emplace(std::string(text), std::move(read)).first->second;
 }
 
 std::string computed_expression(const doc::Node& n) {
@@ -180,8 +231,8 @@ std::string computed_expression(const doc::Node& n) {
 }
 
 void resolve_calc_numbers(book::Chapter& chapter, const book::Edition& edition, const Evaluator* evaluate,
-                          std::vector<Binding>& bindings, Diagnostics& diags) {
-  CalcResolver(chapter, edition, evaluate, bindings, diags).run();
+                          std::vector<Binding>& bindings, Diagnostics& diags, PlaceholderMemo* memo) {
+  CalcResolver(chapter, edition, evaluate, bindings, diags, memo).run();
 }
 
 }  // namespace bb::filters

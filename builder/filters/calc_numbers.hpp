@@ -4,7 +4,11 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "book/book.hpp"
@@ -32,13 +36,42 @@ struct Binding {
   bool ok = true;
 };
 
-// Resolves every placeholder and bound literal in a chapter. Without an evaluator (a book with no
-// calculations/), each one is an error saying so.
-void resolve_calc_numbers(book::Chapter& chapter, const book::Edition& edition, const Evaluator* evaluate,
-                          std::vector<Binding>& bindings, Diagnostics& diags);
+// What the placeholders of one edition read as, by their text: split, format parsed and (once an
+// evaluation succeeded) the value shown, done once for all its chapters — the 100x book has 254,400
+// placeholders of 577 distinct texts. Chapters resolve in parallel: the memo is shared under
+// a lock, and an entry never changes once kept. A value is taken from it only when the evaluator gave
+// the same number again; errors are not kept as values, each occurrence reports its own.
+class PlaceholderMemo {
+ public:
+  struct Read {
+    bool split = false;  // the text is an expression and an optional format
+    std::string expr;
+    std::optional<Format> format;  // when split: nullopt if the format is not one
+    std::string error;             // parse_format's message, when it is not
+    std::optional<Number> value;   // the first value evaluated, and what it is shown as
+    std::string shown;
+  };
+  // The entry for `text`, or nullptr.
+  [[nodiscard]] const Read* find(std::string_view text) const;
+  // Keeps `read` for `text` unless an entry is there already (another chapter's, equal); returns the one
+  // kept.
+  const Read& keep(std::string_view text, Read read);
 
-// How many placeholders and bound literals a tree holds: the most bindings resolving it can give.
-std::size_t count_computed_numbers(const doc::Node& root);
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  mutable std::mutex mutex_;
+  // A node-based map: a Read stays where it was kept when the map grows.
+  std::unordered_map<std::string, Read, Hash, std::equal_to<>> reads_;
+};
+
+// Resolves every placeholder and bound literal in a chapter. Without an evaluator (a book with no
+// calculations/), each one is an error saying so. With `memo`, placeholders are read once per edition.
+void resolve_calc_numbers(book::Chapter& chapter, const book::Edition& edition, const Evaluator* evaluate,
+                          std::vector<Binding>& bindings, Diagnostics& diags,
+                          PlaceholderMemo* memo = nullptr);
 
 // The expression a resolved computed number was evaluated from: a placeholder's (from its text) or a
 // bound literal's (its attr `expr`, set when it was evaluated); empty for anything else.

@@ -46,7 +46,8 @@ void book_filters(book::Chapter& ch, const book::EditionBook& eb, const book::Co
 // The built-in passes after numbering and ids, for one chapter (or an edition's home page).
 void resolve_builtins(book::Chapter& ch, const book::EditionBook& eb, const CrossRefContext& xref,
                       const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
-                      Diagnostics& diags, ChartMemo* charts = nullptr) {
+                      Diagnostics& diags, ChartMemo* charts = nullptr,
+                      PlaceholderMemo* placeholders = nullptr) {
   title_callouts(ch, eb.edition);
   {
     Diagnostics::Scope scope(diags, "refs");
@@ -62,7 +63,7 @@ void resolve_builtins(book::Chapter& ch, const book::EditionBook& eb, const Cros
   }
   {
     Diagnostics::Scope scope(diags, "numbers");
-    resolve_calc_numbers(ch, eb.edition, options.evaluate, bindings, diags);
+    resolve_calc_numbers(ch, eb.edition, options.evaluate, bindings, diags, placeholders);
   }
   {
     Diagnostics::Scope scope(diags, "math");
@@ -73,8 +74,9 @@ void resolve_builtins(book::Chapter& ch, const book::EditionBook& eb, const Cros
 // Everything after numbering and ids, for one chapter: the built-in passes, then the book's filters.
 void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const CrossRefContext& xref,
                      const LinkContext& links, const ResolveOptions& options, std::vector<Binding>& bindings,
-                     Diagnostics& diags, const Resolution& r, ChartMemo* charts = nullptr) {
-  resolve_builtins(ch, eb, xref, links, options, bindings, diags, charts);
+                     Diagnostics& diags, const Resolution& r, ChartMemo* charts = nullptr,
+                     PlaceholderMemo* placeholders = nullptr) {
+  resolve_builtins(ch, eb, xref, links, options, bindings, diags, charts, placeholders);
   if (auto plan = r.citations.find(eb.edition.id); plan != r.citations.end()) {
     Diagnostics::Scope scope(diags, "refs");
     resolve_citations(ch, links.config, eb.edition, plan->second, diags);
@@ -156,21 +158,21 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
   const ChapterFiles& files = r.files[eb.edition.id] = chapter_files(eb);
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
   std::vector<std::vector<Binding>> bindings(chapters);
-  ChartMemo charts;  // each chart spec drawn once for the edition
+  ChartMemo charts;              // each chart spec drawn once for the edition
+  PlaceholderMemo placeholders;  // each distinct placeholder read once for the edition
   parallel_for(chapters, [&](std::size_t c) {
-    // Room for every binding the chapter can have, made once: grown by doubling, the vectors held up
-    // to twice their bindings when they were merged below.
-    bindings[c].reserve(count_computed_numbers(eb.chapters[c].root));
     // The guard remembers the folders it has confirmed: one per chapter, never shared between threads.
     book::PathGuard guard(book.config.root);
     const LinkContext links{book.config, eb, r.targets, r.repository, ids, files, guard};
-    resolve_chapter(eb.chapters[c], eb, xref, links, options, bindings[c], diags, r, &charts);
+    resolve_chapter(eb.chapters[c], eb, xref, links, options, bindings[c], diags, r, &charts, &placeholders);
   });
-  // Moved, into room made once: copying them held every binding twice (a tenth of a large book's peak).
-  // For a moment the chapter vectors and the book's hold them twice still, without slack.
-  std::size_t total = 0;
+  // Moved, into room made once per edition: copying them held every binding twice (a tenth of a large
+  // book's peak). For a moment the chapter vectors and the book's hold them twice still. The room
+  // grows at least twofold: made to measure for each edition, it moved every earlier edition's
+  // bindings each time (5% of a 100x book's check); the room not yet filled is not written to.
+  std::size_t total = r.bindings.size();
   for (const auto& b : bindings) total += b.size();
-  r.bindings.reserve(r.bindings.size() + total);
+  if (total > r.bindings.capacity()) r.bindings.reserve(std::max(total, 2 * r.bindings.capacity()));
   for (auto& b : bindings) {
     r.bindings.insert(r.bindings.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
     std::vector<Binding>().swap(b);

@@ -255,6 +255,119 @@ TEST(Placeholder, Split) {
   EXPECT_FALSE(split_placeholder(" | x", e, f));
 }
 
+// Placeholders of every form docs/manuscripts.md lists, each written twice, and the errors a
+// placeholder can have: resolved with an edition's memo shared by two chapters, each gives what
+// reading it alone (split, parse, evaluate, format) gives, and each error is reported at every
+// occurrence, at its own place.
+std::vector<std::string> placeholder_forms() {
+  std::vector<std::string> forms{"calc a.b",
+                                 "a.b",
+                                 "calc a.b | int",
+                                 "a.b|fixed:2",
+                                 "a.b | sig:3",
+                                 "a.b | %:1",
+                                 "r.x | GiB:2",
+                                 "r.x | GB:1",
+                                 "r.x | TB/s:2",
+                                 "r.x | GiB:sig2",
+                                 "r.x | GiB:bare",
+                                 "r.x | ms:1",
+                                 "r.x | μs:1",
+                                 "r.x | us:1",
+                                 "forward(model=qwen3-8b, tokens=8192).matrix_flops | TFLOPs:1",
+                                 "two words | x",
+                                 " | x",
+                                 "a.b | nosuch:2",
+                                 "missing.field",
+                                 "missing.field | int"};
+  return forms;
+}
+
+Number fake_value(const std::string& expr) {
+  if (expr.starts_with("missing")) throw std::runtime_error("no such field `" + expr + "`");
+  if (expr == "a.b") return Number{false, 0, 0.125};
+  if (expr == "r.x") return Number{true, 8190735360, 0};
+  return Number{false, 0, 3.35e12};
+}
+
+book::Chapter placeholder_chapter(const std::string& key, int first_line) {
+  book::Chapter ch;
+  ch.key = key;
+  ch.root = doc::Node(doc::Kind::Document, {"/book/" + key + ".md", 1, 1});
+  int line = first_line;
+  for (int copy = 0; copy < 2; ++copy)
+    for (const auto& form : placeholder_forms()) {
+      doc::Node para(doc::Kind::Paragraph, {ch.root.loc.path, line, 1});
+      doc::Node calc(doc::Kind::CalcNumber, {ch.root.loc.path, line, 3});
+      calc.text = form;
+      para.children.push_back(std::move(calc));
+      ch.root.children.push_back(std::move(para));
+      ++line;
+    }
+  return ch;
+}
+
+TEST(Placeholder, MemoGivesWhatEachOccurrenceReadAloneGives) {
+  book::Edition edition;
+  edition.id = "ru";
+  edition.lang = "ru";
+  edition.numbers = book::default_numbers("ru");
+  int evaluations = 0;
+  const Evaluator evaluate = [&](const std::string& expr) {
+    ++evaluations;
+    return fake_value(expr);
+  };
+  PlaceholderMemo memo;
+  std::vector<Binding> bindings;
+  Diagnostics diags;
+  std::vector<book::Chapter> chapters{placeholder_chapter("ch01", 1), placeholder_chapter("ch02", 100)};
+  for (auto& ch : chapters) resolve_calc_numbers(ch, edition, &evaluate, bindings, diags, &memo);
+
+  // What each occurrence reads as on its own.
+  std::vector<std::string> shown, errors;
+  for (const auto& ch : chapters) {
+    int line = ch.key == "ch01" ? 1 : 100;
+    for (int copy = 0; copy < 2; ++copy)
+      for (const auto& form : placeholder_forms()) {
+        const std::string at = "/book/" + ch.key + ".md:" + std::to_string(line++) + ":3: ";
+        std::string expr, format, error;
+        if (!split_placeholder(form, expr, format)) {
+          errors.push_back(at + "malformed computed number `{{" + form +
+                           "}}`: write `{{calc scenario.field | format}}`");
+          continue;
+        }
+        auto f = parse_format(format, error);
+        if (!f) {
+          errors.push_back(at + error);
+          continue;
+        }
+        try {
+          shown.push_back(expr + " = " + format_number(fake_value(expr), *f, edition.numbers, edition.lang));
+        } catch (const std::exception& ex) {
+          errors.push_back(at + "cannot compute `" + expr + "`: " + ex.what());
+        }
+      }
+  }
+  std::vector<std::string> got_shown, got_errors;
+  for (const auto& b : bindings) got_shown.push_back(b.expr + " = " + b.shown);
+  for (const auto& d : diags.all())
+    got_errors.push_back(d.loc.path.string() + ":" + std::to_string(d.loc.line) + ":" +
+                         std::to_string(d.loc.col) + ": " + d.message);
+  EXPECT_EQ(got_shown, shown);
+  EXPECT_EQ(got_errors, errors);
+  // Of the 20 forms, 3 are errors before evaluation and 2 name a missing field; every other occurrence
+  // is evaluated, and so is each occurrence of the missing field (its error is its own each time).
+  EXPECT_EQ(shown.size(), 4u * 15);
+  EXPECT_EQ(evaluations, 4 * 17);
+  // A resolved placeholder holds the value shown, and the expression alone as its text.
+  const doc::Node& gib = chapters[1].root.children.at(26).children.at(0);
+  EXPECT_EQ(gib.text, "r.x");
+  ASSERT_EQ(gib.children.size(), 1u);
+  std::string error;
+  EXPECT_EQ(gib.children[0].text,
+            format_number(fake_value("r.x"), *parse_format("GiB:2", error), edition.numbers, edition.lang));
+}
+
 // One fixture book with every convention class in four languages (tests/filters/conventions), built
 // by the three writers: each expected reference is a link to the expected target in the HTML of the
 // site, the XHTML of the EPUB and the LaTeX, and every link target of each output exists there.
