@@ -157,12 +157,15 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
   std::vector<std::vector<Binding>> bindings(chapters);
   ChartMemo charts;  // each chart spec drawn once for the edition
+  // The root made canonical once for the edition (a readlink per component), not once per chapter.
+  const book::PathGuard edition_guard(book.config.root);
   parallel_for(chapters, [&](std::size_t c) {
     // Room for every binding the chapter can have, made once: grown by doubling, the vectors held up
     // to twice their bindings when they were merged below.
     bindings[c].reserve(count_computed_numbers(eb.chapters[c].root));
-    // The guard remembers the folders it has confirmed: one per chapter, never shared between threads.
-    book::PathGuard guard(book.config.root);
+    // The guard remembers the folders it has confirmed: one per chapter, never shared between threads;
+    // a copy of the edition's, which has confirmed none.
+    book::PathGuard guard = edition_guard;
     const LinkContext links{book.config, eb, r.targets, r.repository, ids, files, guard};
     resolve_chapter(eb.chapters[c], eb, xref, links, options, bindings[c], diags, r, &charts);
   });
