@@ -118,15 +118,15 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, co
   if (ext == ".svg") {
     auto shipped = cleaned_svg_file(src, root_, dir_, findings, &id);
     if (!shipped) return std::nullopt;
-    return Prepared{src, *shipped, media_type_of(src), ext};
+    return Prepared{src, *shipped, media_type_of(src), ext, std::nullopt};
   }
-  if (!pdf) return Prepared{src, src, media_type_of(src), ext};
+  if (!pdf) return Prepared{src, src, media_type_of(src), ext, std::nullopt};
 
   // The key covers the renderer's settings, so that changing them never serves a stale PNG.
   const std::string settings = "pdf-to-png width=" + std::to_string(kRenderWidth);
   if (auto key = memo.find(src, settings, id)) {
     fs::path png = dir_ / (*key + ".png");
-    if (fs::is_regular_file(png, ec)) return Prepared{src, png, "image/png", ".png"};
+    if (fs::is_regular_file(png, ec)) return Prepared{src, png, "image/png", ".png", std::nullopt};
   }
   // A PDF is read whole for its hash.
   auto content = read_file(src);
@@ -144,7 +144,7 @@ std::optional<Prepared> FigureCache::prepare_uncached(const Request& request, co
     }
   }
   memo.put(src, settings, id, key);
-  return Prepared{src, png, "image/png", ".png"};
+  return Prepared{src, png, "image/png", ".png", std::nullopt};
 }
 
 std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics& diags) const {
@@ -192,6 +192,7 @@ std::optional<Prepared> FigureCache::prepare(const Request& request, Diagnostics
   std::string error;
   std::vector<SvgFinding> findings;
   auto result = prepare_uncached(request, *id, error, findings);
+  if (result && result->file == src) result->file_id = *id;
   report(request, error, diags);
   report(request, findings, diags);
   std::lock_guard lock(mutex);

@@ -22,6 +22,9 @@ struct Prepared {
   std::filesystem::path file;    // what to ship: the source itself, or the cached PNG of a PDF
   std::string media_type;        // image/png, image/jpeg, image/gif, image/svg+xml
   std::string extension;         // of `file`: ".png", ".svg", ...
+  // `file`'s identity as prepare() took it, when `file` is the source itself (so that a caller need not
+  // examine it again in this run); nullopt for a converted or cleaned copy.
+  std::optional<FileId> file_id;
 };
 
 struct Request {

@@ -34,7 +34,7 @@ std::optional<Prepared> store_generated(const fs::path& dir, const Request& requ
       return std::nullopt;
     }
   }
-  return Prepared{request.source, file, "image/svg+xml", ".svg"};
+  return Prepared{request.source, file, "image/svg+xml", ".svg", std::nullopt};
 }
 
 }  // namespace bb::figures

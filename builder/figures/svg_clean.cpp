@@ -348,9 +348,9 @@ std::optional<fs::path> cleaned_svg_file(const fs::path& svg, const fs::path& ro
 }
 
 std::optional<fs::path> cleaned_svg_file(const fs::path& svg, const fs::path& root, const fs::path& cache_dir,
-                                         const SourceLoc& loc, Diagnostics& diags) {
+                                         const SourceLoc& loc, Diagnostics& diags, const FileId* identity) {
   std::vector<SvgFinding> findings;
-  auto file = cleaned_svg_file(svg, root, cache_dir, findings);
+  auto file = cleaned_svg_file(svg, root, cache_dir, findings, identity);
   for (const auto& f : findings) {
     if (f.error)
       diags.error(loc, svg_finding_text(svg, f), "svg");

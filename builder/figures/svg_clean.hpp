@@ -58,6 +58,7 @@ std::optional<std::filesystem::path> cleaned_svg_file(const std::filesystem::pat
 std::optional<std::filesystem::path> cleaned_svg_file(const std::filesystem::path& svg,
                                                       const std::filesystem::path& root,
                                                       const std::filesystem::path& cache_dir,
-                                                      const SourceLoc& loc, Diagnostics& diags);
+                                                      const SourceLoc& loc, Diagnostics& diags,
+                                                      const FileId* identity = nullptr);
 
 }  // namespace bb::figures

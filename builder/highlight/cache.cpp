@@ -2,22 +2,25 @@
 // it is read without trusting a byte of it, and which blocks are written back.
 #include "highlight/cache.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
 #include "modules/modules.hpp"
 #include "text/binary.hpp"
+#include "text/digest.hpp"
 
 namespace bb::highlight::cache {
 
@@ -64,7 +67,8 @@ std::string data_dir(std::string& out) {
     if (conf) {
       std::stringstream text;
       text << conf.rdbuf();
-      out += "conf " + text.str() + '\n';
+      // By its digest: the stamp's lines stay lines, and only a section's start with "lang ".
+      out += "conf " + text::sha256_hex(text.str()) + '\n';
       std::string line;
       while (std::getline(text, line)) {
         // datadir = "/some/folder"
@@ -81,21 +85,67 @@ std::string data_dir(std::string& out) {
   return BOOKBUILD_SOURCE_HIGHLIGHT_DATA_DIR;
 }
 
-// Every file of the data folder: the language definitions include one another, and lang.map decides
-// which file a language reads.
-bool add_data_dir(std::string& out, const std::string& path) {
-  inputs::note_folder(path);
-  DIR* dir = opendir(path.c_str());
-  if (!dir) return false;
+constexpr std::string_view kSection = "lang ";
+constexpr std::string_view kFile = "file ";
+constexpr std::int64_t kSettledNs = 2'000'000'000;
+
+// A definition file's stamp line: "file NAME dev ino size mtime mode", or "file NAME -" when missing.
+// `settled` becomes false for a file modified in the last two seconds.
+std::string file_line(const std::string& dir, std::string_view name, bool& settled) {
+  const std::string path = dir + '/' + std::string(name);
+  inputs::note_file(path);
+  std::string line = std::string(kFile) + std::string(name);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return line + " -\n";
+  const std::int64_t mtime =
+      static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  if (now - mtime < kSettledNs) settled = false;
+  return line + ' ' + std::to_string(st.st_dev) + ' ' + std::to_string(st.st_ino) + ' ' +
+         std::to_string(st.st_size) + ' ' + std::to_string(mtime) + ' ' + std::to_string(st.st_mode) + '\n';
+}
+
+// Every name a definition's `include` directives could name: a quoted (" or ') string after the word
+// "include", wherever it stands. Reading more than Source-highlight would (a comment, a regular expression
+// that mentions the word) only adds files to watch.
+std::vector<std::string> included_names(std::string_view text) {
   std::vector<std::string> names;
-  while (const dirent* e = readdir(dir))
-    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) names.emplace_back(e->d_name);
-  std::sort(names.begin(), names.end());
-  out += "data " + path + '\n';
-  bool ok = true;
-  for (const auto& n : names) ok = ok && add_file(out, dirfd(dir), n.c_str(), n);
-  closedir(dir);
-  return ok;
+  for (std::size_t at = text.find("include"); at != std::string_view::npos; at = text.find("include", at)) {
+    at += 7;
+    std::size_t q = at;
+    while (q < text.size() && (text[q] == ' ' || text[q] == '\t' || text[q] == '\r' || text[q] == '\n')) ++q;
+    if (q >= text.size() || (text[q] != '"' && text[q] != '\'')) continue;
+    const std::size_t close = text.find(text[q], q + 1);
+    if (close == std::string_view::npos) continue;
+    std::string_view name = text.substr(q + 1, close - q - 1);
+    if (!name.empty() && name.find('\n') == std::string_view::npos) names.emplace_back(name);
+  }
+  return names;
+}
+
+// The sections of `stored` re-examined: each listed file's line taken again (without reading it). ""
+// when `stored` holds anything but sections.
+std::string sections_again(std::string_view stored, const std::string& dir) {
+  std::string out;
+  bool settled = true;
+  while (!stored.empty()) {
+    const std::size_t eol = stored.find('\n');
+    if (eol == std::string_view::npos) return {};
+    const std::string_view line = stored.substr(0, eol);
+    stored.remove_prefix(eol + 1);
+    if (line.substr(0, kSection.size()) == kSection) {
+      out += line;
+      out += '\n';
+    } else if (line.substr(0, kFile.size()) == kFile && !out.empty()) {
+      const std::string_view rest = line.substr(kFile.size());
+      out += file_line(dir, rest.substr(0, rest.find(' ')), settled);
+    } else {
+      return {};
+    }
+  }
+  return out;
 }
 
 std::uint32_t checksum(std::string_view bytes) {
@@ -115,7 +165,7 @@ std::string data_folder() {
   return data_dir(unused);
 }
 
-std::optional<std::string> stamp() {
+std::optional<std::string> stamp(std::string_view stored) {
   std::string out = "bookbuild highlight cache " + std::to_string(kFormat) + '\n';
   if (!add_file(out, modules::module_path(modules::Module::Highlight))) return std::nullopt;
   std::string_view libraries = BOOKBUILD_SOURCE_HIGHLIGHT_LIBRARIES;
@@ -124,15 +174,86 @@ std::optional<std::string> stamp() {
     if (!add_file(out, std::string(libraries.substr(0, colon)))) return std::nullopt;
     libraries = colon == std::string_view::npos ? std::string_view() : libraries.substr(colon + 1);
   }
-  if (!add_data_dir(out, data_dir(out))) return std::nullopt;
+  const std::string dir = data_dir(out);
+  out += "data " + dir + '\n';
+  const std::string map = dir + "/lang.map";
+  if (!add_file(out, AT_FDCWD, map.c_str(), "map " + map)) return std::nullopt;
+  // The sections follow the first part; a stored stamp of another first part keeps none.
+  if (stored.size() > out.size() && stored.substr(0, out.size()) == out)
+    out += sections_again(stored.substr(out.size()), dir);
+  return out;
+}
+
+std::string_view stored_stamp(std::string_view bytes) {
+  text::ByteReader in(bytes);
+  std::string_view magic, stamp;
+  std::uint32_t format = 0;
+  if (!in.bytes(4, magic) || magic != std::string_view(kMagic, 4) || !in.u32(format) || format != kFormat ||
+      !in.text(stamp))
+    return {};
+  return stamp;
+}
+
+std::optional<std::string> language_section(const std::string& language, const std::string& definition) {
+  std::string out = std::string(kSection) + language + '\n';
+  if (language.find('\n') != std::string::npos) return std::nullopt;
+  std::string unused;
+  const std::string dir = data_dir(unused);
+  std::vector<std::string> todo;
+  if (!definition.empty()) todo.push_back(definition);
+  std::set<std::string> seen(todo.begin(), todo.end());
+  bool settled = true;
+  while (!todo.empty()) {
+    const std::string name = std::move(todo.back());
+    todo.pop_back();
+    // Source-highlight opens a name with a folder from the working folder, not the data folder.
+    if (name.find_first_of("/\\\n ") != std::string::npos) return std::nullopt;
+    const std::string line = file_line(dir, name, settled);  // before the file is read
+    out += line;
+    if (line.ends_with(" -\n")) continue;  // missing: recorded as such, nothing to read
+    auto read = inputs::read_bounded(dir + '/' + name, std::size_t{16} << 20);
+    if (!read.ok()) return std::nullopt;
+    for (auto& n : included_names(read.bytes))
+      if (seen.insert(n).second) todo.push_back(std::move(n));
+  }
+  if (!settled) return std::nullopt;
   return out;
 }
 
 Store::Store(std::string stamp, std::string_view bytes) : stamp_(std::move(stamp)) {
+  // The sections of the stamp: kept only with the file's blocks. A section re-examined from a file that
+  // was not accepted may miss what a changed definition now includes, so it is not kept.
+  const std::size_t first = stamp_.find('\n' + std::string(kSection));
   if (!parse(bytes)) {
     entries_.clear();
     generation_ = 0;
+    if (first != std::string::npos) stamp_.resize(first + 1);
+    return;
   }
+  for (std::size_t at = first; at != std::string::npos;
+       at = stamp_.find('\n' + std::string(kSection), at + 1)) {
+    const std::size_t name = at + 1 + kSection.size();
+    covered_[stamp_.substr(name, stamp_.find('\n', name) - name)] = true;
+  }
+}
+
+std::optional<bool> Store::covers(const std::string& language) const {
+  std::lock_guard lock(mutex_);
+  auto it = covered_.find(language);
+  if (it == covered_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Store::cover(const std::string& language, const std::optional<std::string>& section) {
+  std::lock_guard lock(mutex_);
+  if (!covered_.emplace(language, section.has_value()).second || !section) return;
+  stamp_ += *section;
+  dirty_ = true;
+}
+
+std::string Store::stamp() const {
+  std::lock_guard lock(mutex_);
+  return stamp_;
 }
 
 // The layout (integers little-endian u32 unless said):

@@ -19,12 +19,27 @@ namespace bb::highlight::cache {
 // for its language (plain text, remembered too).
 using Result = std::optional<std::vector<Token>>;
 
-// The identity of everything a block's tokens depend on besides the block itself: the cache format, the
-// highlighting module, Source-highlight's shared libraries and its data folder (the one Source-highlight
-// itself would use: SOURCE_HIGHLIGHT_DATADIR, ~/.source-highlight/source-highlight.conf, or the installed
-// one), each file by name, size and modification time. A package upgrade, a rebuilt module or an edited
-// language definition changes it. nullopt when any of them cannot be examined: no cache is then used.
-std::optional<std::string> stamp();
+// The identity of everything a block's tokens depend on besides the block itself. Its first part: the
+// cache format, the highlighting module, Source-highlight's shared libraries, the data folder it uses
+// (SOURCE_HIGHLIGHT_DATADIR, ~/.source-highlight/source-highlight.conf, or the installed one) and that
+// folder's lang.map. Then one section per language the cache holds (language_section), re-examined here
+// from `stored`, the stamp of the cache file read: a section is the list of the language's definition
+// files, so the current stamp equals the stored one exactly when none of them changed. nullopt when the
+// first part cannot be examined: no cache is then used.
+std::optional<std::string> stamp(std::string_view stored = {});
+
+// The stamp section of `language` (a normalised lang.map name) whose definition file lang.map names
+// `definition` ("" for none): that file and every file it includes, transitively, each by identity
+// (device, inode, size, modification time, mode) or as missing, taken before the file is read. Only these
+// files and lang.map are read when Source-highlight builds the language's highlighter (its include
+// directive is the one way a definition reads another file), so while they and the first part are
+// unchanged the language's tokens are too. nullopt when the language cannot be covered soundly: a file
+// named with a folder (Source-highlight looks it up elsewhere), or one modified in the last two seconds
+// (it could change again within one tick of the file system's clock, unseen).
+std::optional<std::string> language_section(const std::string& language, const std::string& definition);
+
+// The stamp a cache file's bytes were written under ("" when they are not a cache file's), for stamp().
+std::string_view stored_stamp(std::string_view bytes);
 
 // The folder Source-highlight reads its language definitions and lang.map from.
 std::string data_folder();
@@ -50,6 +65,14 @@ class Store {
 
   [[nodiscard]] std::size_t size() const;
 
+  // Whether blocks of `language` may be put: true when the stamp has its section, false when it could not
+  // be covered (cover with nullopt), nullopt when not tried yet.
+  std::optional<bool> covers(const std::string& language) const;
+  // Adds `language`'s section (language_section) to the stamp, taken before the language's definition
+  // was loaded for this run; nullopt: its blocks are not kept.
+  void cover(const std::string& language, const std::optional<std::string>& section);
+  [[nodiscard]] std::string stamp() const;
+
  private:
   struct Entry {
     std::uint32_t written = 0;  // the file generation that last saw it used
@@ -64,6 +87,7 @@ class Store {
   std::uint32_t generation_ = 0;  // of the file read (0: none)
   bool dirty_ = false;
   std::unordered_map<std::string, Entry> entries_;
+  std::unordered_map<std::string, bool> covered_;  // language → its section is in the stamp
 };
 
 }  // namespace bb::highlight::cache

@@ -97,8 +97,6 @@ std::shared_ptr<cache::Store> open_cache() {
   std::lock_guard lock(c.mutex);
   if (c.file.empty() || c.opened) return c.store;
   c.opened = true;
-  auto stamp = cache::stamp();
-  if (!stamp) return nullptr;
   std::string bytes;
   std::error_code ec;
   auto size = std::filesystem::file_size(c.file, ec);
@@ -108,6 +106,9 @@ std::shared_ptr<cache::Store> open_cache() {
     ss << in.rdbuf();
     bytes = std::move(ss).str();
   }
+  // The stamp re-examines the definition files of the languages the file holds, and those only.
+  auto stamp = cache::stamp(cache::stored_stamp(bytes));
+  if (!stamp) return nullptr;
   c.store = std::make_shared<cache::Store>(std::move(*stamp), bytes);
   return c.store;
 }
@@ -135,6 +136,19 @@ std::optional<std::vector<Token>> from_module(const std::string& lang, std::stri
   return out;
 }
 
+// Whether blocks of `lang` may be kept in `store`: its section (cache::language_section) is added to the
+// stamp the first time, before the module builds the language's highlighter in this run.
+bool covered(cache::Store& store, const std::string& lang) {
+  if (auto known = store.covers(lang)) return *known;
+  std::string error;
+  auto definition = reinterpret_cast<bookbuild_highlight_definition_fn>(
+      modules::module_symbol(modules::Module::Highlight, "bookbuild_highlight_definition", error));
+  char file[4096];
+  const long length = definition ? definition(lang.c_str(), file, sizeof file) : -1;
+  store.cover(lang, length < 0 ? std::nullopt : cache::language_section(lang, std::string(file, length)));
+  return store.covers(lang).value_or(false);
+}
+
 }  // namespace
 
 std::optional<std::vector<Token>> tokens(std::string_view language, std::string_view code) {
@@ -143,9 +157,10 @@ std::optional<std::vector<Token>> tokens(std::string_view language, std::string_
   auto store = open_cache();
   if (store)
     if (auto hit = store->find(lang, code)) return std::move(*hit);
+  const bool keep = store && covered(*store, lang);
   bool known = false;
   auto result = from_module(lang, code, known);
-  if (store && known) store->put(lang, code, result);
+  if (keep && known) store->put(lang, code, result);
   return result;
 }
 

@@ -132,3 +132,17 @@ extern "C" int bookbuild_highlight(const char* language, const char* code, size_
   for (const Token& t : out) token(context, t.kind.c_str(), t.text.data(), t.text.size());
   return 0;
 }
+
+extern "C" long bookbuild_highlight_definition(const char* language, char* out, size_t size) {
+  try {
+    Engine& e = engine();
+    std::lock_guard lock(e.mutex);
+    const std::string file = srchilite::Instances::getLangMap()->getMappedFileName(language);
+    if (file.size() >= size) return -1;
+    file.copy(out, file.size());
+    out[file.size()] = '\0';
+    return static_cast<long>(file.size());
+  } catch (...) {
+    return -1;
+  }
+}

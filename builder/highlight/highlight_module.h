@@ -23,6 +23,13 @@ typedef int (*bookbuild_highlight_fn)(const char* language, const char* code, si
 int bookbuild_highlight(const char* language, const char* code, size_t size,
                         bookbuild_highlight_token_fn token, void* context);
 
+/* The definition file lang.map names for `language` (as bookbuild_highlight would read it), copied with its
+   terminating NUL into out[0..size). Returns its length ("" when lang.map has no such name), or -1 when
+   lang.map cannot be read or the name does not fit. Thread-safe. */
+typedef long (*bookbuild_highlight_definition_fn)(const char* language, char* out, size_t size);
+
+long bookbuild_highlight_definition(const char* language, char* out, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -297,6 +297,7 @@ class Renderer {
       {
         std::lock_guard lock(files_mutex_);
         files_.copied[published.generic_string()] = prepared[k]->file;
+        if (prepared[k]->file_id) files_.copied_ids[published.generic_string()] = *prepared[k]->file_id;
       }
       std::string href = published.generic_string();
       image_src[*assets[k]] = href.starts_with(e.site_path) ? href.substr(e.site_path.size()) : up + href;
@@ -573,7 +574,7 @@ SiteSummary SiteWriter::finish() {
                       files.search_query_bytes};
   if (state_->diags.has_errors()) return summary;  // the staged folder is removed, the site kept
   state_->update.add_generated(files.generated);
-  state_->update.add_copied(files.copied);
+  state_->update.add_copied(files.copied, files.copied_ids);
   state_->update.commit();
   summary.written = true;
   return summary;

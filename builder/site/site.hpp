@@ -15,6 +15,7 @@
 
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"
+#include "figures/memo.hpp"
 #include "filters/pipeline.hpp"
 
 namespace bb::site {
@@ -32,8 +33,10 @@ struct SiteOptions {
 
 // Every file of the site: generated content by relative path, and files copied from the book.
 struct SiteFiles {
-  std::map<std::string, std::string> generated;           // "en/ch04.html" → bytes
-  std::map<std::string, std::filesystem::path> copied;    // "en/images/x.svg" → source file
+  std::map<std::string, std::string> generated;         // "en/ch04.html" → bytes
+  std::map<std::string, std::filesystem::path> copied;  // "en/images/x.svg" → source file
+  // A copied file's identity where the figure cache took it this run (figures::Prepared::file_id).
+  std::map<std::string, figures::FileId> copied_ids;
   std::map<std::string, std::size_t> search_index_bytes;  // edition id → index size
   std::map<std::string, std::size_t> search_query_bytes;  // edition id → download for one query
   // Edition id → its list of chapters as every page shows it, none current (render_pages reuses it).

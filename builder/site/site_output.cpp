@@ -1,6 +1,8 @@
 // The site's files into its staged folder (site_output.hpp), and write_site (site.hpp).
 #include "site/site_output.hpp"
 
+#include <sys/stat.h>
+
 #include <set>
 #include <string>
 
@@ -93,11 +95,26 @@ void SiteUpdate::add_generated(const std::map<std::string, std::string>& generat
   }
 }
 
-void SiteUpdate::add_copied(const std::map<std::string, fs::path>& copied) {
+namespace {
+
+// Whether `here` is the very file `src` (fs::equivalent), with `src`'s identity taken once already when
+// `id` is given.
+bool same_file(const fs::path& here, const fs::path& src, const figures::FileId* id) {
+  std::error_code ec;
+  if (!id) return fs::equivalent(here, src, ec) && !ec;
+  struct stat st {};
+  return ::stat(here.c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_dev) == id->device &&
+         static_cast<std::uint64_t>(st.st_ino) == id->inode;
+}
+
+}  // namespace
+
+void SiteUpdate::add_copied(const std::map<std::string, fs::path>& copied,
+                            const std::map<std::string, figures::FileId>& ids) {
   for (const auto& [rel, src] : copied) {
     planned_.insert(rel);
-    std::error_code ec;
-    if (!changed_ && fs::equivalent(out_ / rel, src, ec) && !ec) {
+    const auto id = ids.find(rel);
+    if (!changed_ && same_file(out_ / rel, src, id == ids.end() ? nullptr : &id->second)) {
       waiting_.push_back(rel);
       continue;
     }

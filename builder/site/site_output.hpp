@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "figures/memo.hpp"
 #include "output/staging.hpp"
 
 namespace bb::site {
@@ -31,7 +32,9 @@ class SiteUpdate {
  public:
   explicit SiteUpdate(const std::filesystem::path& out);
   void add_generated(const std::map<std::string, std::string>& generated);
-  void add_copied(const std::map<std::string, std::filesystem::path>& copied);
+  // `ids`: identities already taken of some sources (by the same relative path), not examined again.
+  void add_copied(const std::map<std::string, std::filesystem::path>& copied,
+                  const std::map<std::string, figures::FileId>& ids = {});
   // Swaps the staged site in, or leaves the folder alone when nothing changed and it holds no file the
   // build did not make. Returns false in that case.
   bool commit();

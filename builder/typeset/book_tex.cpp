@@ -108,14 +108,17 @@ class FigureSet {
       name += ".pdf";
       std::string err;
       // Cleaned as for every output (figures/svg_clean.hpp); librsvg converts what is shipped.
-      auto svg =
-          figures::cleaned_svg_file(src, root, cache_.empty() ? convert_dir_ : cache_, image.loc, diags_);
+      auto svg = figures::cleaned_svg_file(src, root, cache_.empty() ? convert_dir_ : cache_, image.loc,
+                                           diags_, &*id);
       if (!svg) return result;
       if (cache_.empty()) {
         fs::create_directories(convert_dir_ / "figures");
         err = svg_to_pdf(*svg, convert_dir_ / name);
-      } else if (auto entry = svg_pdf_entry(*svg, cache_, err)) {
-        links_.emplace_back(name, std::move(*entry));
+      } else {
+        std::optional<figures::FileId> entry_id;
+        // The SVG shipped as it is has the identity taken above; a cleaned copy is another file.
+        if (auto entry = svg_pdf_entry(*svg, cache_, err, *svg == src ? &*id : nullptr, &entry_id))
+          links_.push_back({name, std::move(*entry), entry_id});
       }
       if (!err.empty()) {
         diags_.error(image.loc, "cannot convert `" + image.url() + "` to PDF: " + err);
@@ -129,7 +132,7 @@ class FigureSet {
         return result;
       name += ext;
       // Linked like the site's figures: nothing writes to them, and an editor writes a new file.
-      links_.emplace_back(name, src);
+      links_.push_back({name, src, id});
     } else {
       diags_.error(image.loc, "image `" + image.url() + "`: XeLaTeX takes SVG (converted), PDF, PNG or JPEG");
       return result;
@@ -143,14 +146,14 @@ class FigureSet {
   [[nodiscard]] fs::path check_dir() const {
     return cache_.empty() ? fs::temp_directory_path() / "bookbuild-figure-check" : cache_;
   }
-  std::vector<std::pair<std::string, fs::path>> take_links() { return std::move(links_); }
+  std::vector<LatexFolder::Link> take_links() { return std::move(links_); }
 
  private:
   fs::path convert_dir_;
   fs::path cache_;
   Diagnostics& diags_;
   std::map<std::string, std::string> done_;  // by the path's bytes (fs::path compares by components)
-  std::vector<std::pair<std::string, fs::path>> links_;
+  std::vector<LatexFolder::Link> links_;
 };
 
 // The edition's own fonts (book.toml `[edition.fonts]`) in the language's LaTeX set-up: each one
@@ -191,7 +194,7 @@ std::string with_fonts(std::string setup, const book::PrintLook& look) {
 struct Cover {
   std::string package;  // for the preamble
   std::string tex;      // for {{cover}}
-  std::vector<std::pair<std::string, fs::path>> links;
+  std::vector<LatexFolder::Link> links;
 };
 Cover plan_cover(const book::PrintLook& look) {
   if (look.cover.empty()) return {};
@@ -199,7 +202,7 @@ Cover plan_cover(const book::PrintLook& look) {
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   if (ext == ".jpeg") ext = ".jpg";
   const std::string name = "figures/cover" + ext;  // the numbered figures never take this name
-  std::vector<std::pair<std::string, fs::path>> links{{name, look.cover}};
+  std::vector<LatexFolder::Link> links{{name, look.cover, std::nullopt}};
   if (ext == ".tex") return {"", "\\input{" + name + "}\n", std::move(links)};
   // The cover's back is left blank, without a page number, when the title page starts on a right page.
   return {"\\usepackage{pdfpages}\n",
@@ -305,12 +308,13 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
   tex.replace(at, kBody.size(), body);
   std::string srcmap;
   // fs::relative resolves both paths on the disk (a readlink per component): once per file, not
-  // once per mark.
+  // once per mark, and the root once (fs::relative(p, root) is exactly this).
   std::map<std::string, std::string> relative;
+  const fs::path root = fs::weakly_canonical(book.config.root);
   for (auto& m : body_marks) {
     m.line += offset;
     auto [it, fresh] = relative.try_emplace(m.loc.path.get().native());
-    if (fresh) it->second = fs::relative(m.loc.path, book.config.root).generic_string();
+    if (fresh) it->second = fs::weakly_canonical(m.loc.path).lexically_relative(root).generic_string();
     srcmap += std::to_string(m.line) + "\t" + it->second + ":" + std::to_string(m.loc.line) + "\n";
   }
   result.marks = std::move(body_marks);
@@ -323,7 +327,7 @@ PlannedLatex plan_latex_book(const book::Book& book, const book::EditionBook& eb
 
 void write_latex_folder(const LatexFolder& folder, const fs::path& dir) {
   if (!folder.links.empty()) fs::create_directories(dir / "figures");
-  for (const auto& [name, from] : folder.links) output::link_or_copy(from, dir / name);
+  for (const auto& link : folder.links) output::link_or_copy(link.from, dir / link.name);
   output::write_file(dir / kTexName, folder.tex);
   output::write_file(dir / "book.srcmap", folder.srcmap);
 }
@@ -353,10 +357,10 @@ bool latex_folder_is(const fs::path& dir, const LatexFolder& folder) {
   for (fs::directory_iterator it(dir / "figures", ec), end; !ec && it != end; it.increment(ec)) ++count;
   if (ec || count != folder.links.size()) return false;
   // The names are distinct (numbered), so the same count and every name present is the same set.
-  for (const auto& [name, from] : folder.links) {
+  for (const auto& link : folder.links) {
     struct stat here {};
-    const auto there = figures::identify(from);
-    if (::lstat((dir / name).c_str(), &here) != 0 || !S_ISREG(here.st_mode) || !there ||
+    const auto there = link.id ? link.id : figures::identify(link.from);
+    if (::lstat((dir / link.name).c_str(), &here) != 0 || !S_ISREG(here.st_mode) || !there ||
         static_cast<std::uint64_t>(here.st_dev) != there->device ||
         static_cast<std::uint64_t>(here.st_ino) != there->inode)
       return false;  // a copy (across file systems) is not trusted to be current: staged again

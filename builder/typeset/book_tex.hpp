@@ -3,12 +3,14 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "book/book.hpp"
 #include "diag/diagnostics.hpp"
+#include "figures/memo.hpp"
 #include "writers/latex.hpp"
 
 namespace bb::typeset {
@@ -29,7 +31,14 @@ struct LatexFolder {
   std::string srcmap;
   // "figures/<n>-<name>.<ext>" → the file it is a hard link to (a copy across file systems): a PDF,
   // PNG or JPEG of the book, or an SVG's PDF in the figure cache.
-  std::vector<std::pair<std::string, std::filesystem::path>> links;
+  struct Link {
+    std::string name;
+    std::filesystem::path from;
+    // `from`'s identity as the plan took it (each figure is examined once per run); nullopt when the
+    // plan did not take it: latex_folder_is then does.
+    std::optional<figures::FileId> id;
+  };
+  std::vector<Link> links;
 };
 struct PlannedLatex {
   LatexFolder folder;

@@ -47,18 +47,24 @@ bool place(const fs::path& entry, const fs::path& pdf, std::string& error) {
 
 }  // namespace
 
-std::optional<fs::path> svg_pdf_entry(const fs::path& svg, const fs::path& cache, std::string& error) {
+std::optional<fs::path> svg_pdf_entry(const fs::path& svg, const fs::path& cache, std::string& error,
+                                      const figures::FileId* identity,
+                                      std::optional<figures::FileId>* entry_id) {
   // The key covers the converter's settings (96 px per inch, PDF points, no creation date), so that changing
   // them never serves a stale PDF.
   static constexpr std::string_view kSettings = "svg-to-pdf 96dpi undated";
   std::error_code ec;
   // An SVG unchanged since an earlier run (its identity taken before it is read) is not read again.
-  const auto id = figures::identify(svg);
+  const auto id = identity ? std::optional<figures::FileId>(*identity) : figures::identify(svg);
   figures::Memo& memo = figures::Memo::of(cache);
   if (id) {
     if (auto key = memo.find(svg, kSettings, *id)) {
       fs::path entry = cache / (*key + ".pdf");
-      if (fs::is_regular_file(entry, ec)) return entry;  // else: removed from the cache, converted again
+      // else: removed from the cache, converted again
+      if (auto found = figures::identify(entry)) {
+        if (entry_id) *entry_id = found;
+        return entry;
+      }
     }
   }
   auto read = inputs::read_bounded(svg, std::size_t{64} << 20);
@@ -68,7 +74,9 @@ std::optional<fs::path> svg_pdf_entry(const fs::path& svg, const fs::path& cache
   }
   std::string key = text::sha256_hex(read.bytes + "\n" + std::string(kSettings));
   fs::path entry = cache / (key + ".pdf");
-  if (!fs::is_regular_file(entry, ec)) {
+  if (auto found = figures::identify(entry)) {
+    if (entry_id) *entry_id = found;
+  } else {
     fs::create_directories(cache, ec);
     // Written aside and renamed, so that a concurrent build never reads half a PDF.
     static std::atomic<unsigned> counter{0};

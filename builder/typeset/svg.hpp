@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "figures/memo.hpp"
+
 namespace bb::typeset {
 
 // Converts `svg` to a one-page PDF of the SVG's own size at `pdf`. Returns "" on success, else the
@@ -21,8 +23,12 @@ std::string svg_to_pdf_cached(const std::filesystem::path& svg, const std::files
                               const std::filesystem::path& cache);
 
 // The cache entry itself (converted when missing), for a caller that places it later; nullopt with
-// `error` set when the SVG cannot be read or converted. `cache` must not be empty.
+// `error` set when the SVG cannot be read or converted. `cache` must not be empty. `identity`: the SVG's
+// identity (figures/memo.hpp) when the caller has just taken it, else it is taken here; `entry_id`, when
+// given, receives the identity of an entry that was found in the cache (left alone for one converted now).
 std::optional<std::filesystem::path> svg_pdf_entry(const std::filesystem::path& svg,
-                                                   const std::filesystem::path& cache, std::string& error);
+                                                   const std::filesystem::path& cache, std::string& error,
+                                                   const figures::FileId* identity = nullptr,
+                                                   std::optional<figures::FileId>* entry_id = nullptr);
 
 }  // namespace bb::typeset

@@ -43,7 +43,8 @@ std::string pdf_checksum(std::string_view bytes) {
 std::string typeset_key(const LatexFolder& folder, const fs::path& xelatex) {
   text::Sha256 h;
   h.field(folder.tex).field(folder.srcmap);
-  for (const auto& [name, from] : folder.links) h.field(name).field(from.native()).field(file_identity(from));
+  for (const auto& link : folder.links)
+    h.field(link.name).field(link.from.native()).field(file_identity(link.from));
   h.field(xelatex.native()).field(file_identity(xelatex));
   return h.hex_digest();
 }

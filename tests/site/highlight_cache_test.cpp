@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -155,12 +156,12 @@ TEST(HighlightCache, BlocksInUseAreKept) {
   }
 }
 
-// The stamp names the installation: the module, Source-highlight's libraries and every file of its
-// data folder; another data folder (SOURCE_HIGHLIGHT_DATADIR) gives another stamp, a missing one none.
+// The stamp names the installation: the module, Source-highlight's libraries, its data folder and that
+// folder's lang.map; another data folder (SOURCE_HIGHLIGHT_DATADIR) gives another stamp, a missing one none.
 TEST(HighlightCache, TheStampFollowsTheDataFolder) {
   auto installed = stamp();
   ASSERT_TRUE(installed);
-  EXPECT_NE(installed->find("python.lang"), std::string::npos);
+  EXPECT_NE(installed->find("lang.map"), std::string::npos);
   EXPECT_NE(installed->find("bookbuild_highlighter.so"), std::string::npos);
   fs::path copy = fs::temp_directory_path() / ("bb-hl-data-" + std::to_string(::getpid()));
   fs::remove_all(copy);
@@ -180,6 +181,105 @@ TEST(HighlightCache, TheStampFollowsTheDataFolder) {
   EXPECT_FALSE(stamp());
   ::unsetenv("SOURCE_HIGHLIGHT_DATADIR");
   fs::remove_all(copy);
+}
+
+// A stand-in data folder (tests/fixtures/highlight/data): lang.map names `calc` (calc.lang, which includes
+// common.lang and the missing later.lang) and `other` (other.lang). Its files are dated an hour back, as
+// a language is covered only by files that settled.
+class StandInData : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("bb-hl-stand-in-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::copy(test::fixtures() / "highlight" / "data", dir_);
+    for (const auto& e : fs::directory_iterator(dir_)) settle(e.path());
+    ::setenv("SOURCE_HIGHLIGHT_DATADIR", dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    ::unsetenv("SOURCE_HIGHLIGHT_DATADIR");
+    fs::remove_all(dir_);
+  }
+  static void settle(const fs::path& p) {
+    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  }
+  // The bytes a run that highlighted one `calc` block writes.
+  std::string written() {
+    auto first = stamp();
+    EXPECT_TRUE(first);
+    Store s(first.value_or(""), "");
+    s.cover("calc", language_section("calc", "calc.lang"));
+    EXPECT_EQ(s.covers("calc"), std::optional<bool>(true));
+    s.put("calc", "1 + 2\n", std::nullopt);
+    return s.save().value_or("");
+  }
+  // Whether the next run takes that block from the file.
+  bool next_run_hits(const std::string& bytes) {
+    auto now = stamp(stored_stamp(bytes));
+    return now && Store(*now, bytes).find("calc", "1 + 2\n").has_value();
+  }
+  void append(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::app) << text;
+    settle(dir_ / name);
+  }
+  fs::path dir_;
+};
+
+TEST_F(StandInData, ALanguageIsCoveredByItsDefinitionAndWhatItIncludes) {
+  auto section = language_section("calc", "calc.lang");
+  ASSERT_TRUE(section);
+  EXPECT_NE(section->find("file calc.lang "), std::string::npos);
+  EXPECT_NE(section->find("file common.lang "), std::string::npos);
+  EXPECT_NE(section->find("file later.lang -"), std::string::npos);  // missing, watched all the same
+  EXPECT_EQ(section->find("other.lang"), std::string::npos);
+  EXPECT_TRUE(next_run_hits(written()));
+}
+
+TEST_F(StandInData, AFileTheLanguageDoesNotReadChangesNothing) {
+  const std::string bytes = written();
+  append("other.lang", "# edited\n");
+  EXPECT_TRUE(next_run_hits(bytes));
+}
+
+TEST_F(StandInData, EveryFileTheLanguageReadsInvalidatesItsBlocks) {
+  for (const char* name : {"calc.lang", "common.lang", "lang.map"}) {
+    SetUp();
+    const std::string bytes = written();
+    append(name, "# edited\n");
+    EXPECT_FALSE(next_run_hits(bytes)) << name;
+  }
+}
+
+TEST_F(StandInData, AnIncludedFileThatAppearsInvalidatesItsBlocks) {
+  const std::string bytes = written();
+  append("later.lang", "# now here\n");
+  EXPECT_FALSE(next_run_hits(bytes));
+}
+
+TEST_F(StandInData, AFileReplacedWithTheSameSizeAndTimeInvalidatesItsBlocks) {
+  const std::string bytes = written();
+  const auto time = fs::last_write_time(dir_ / "common.lang");
+  std::string text = read(dir_ / "common.lang");
+  text.back() = text.back() == 'x' ? 'y' : 'x';
+  std::ofstream(dir_ / "common.lang.new", std::ios::binary) << text;
+  fs::last_write_time(dir_ / "common.lang.new", time);
+  fs::rename(dir_ / "common.lang.new", dir_ / "common.lang");
+  EXPECT_FALSE(next_run_hits(bytes));
+}
+
+TEST_F(StandInData, AFileJustModifiedIsNotTrusted) {
+  std::ofstream(dir_ / "common.lang", std::ios::app) << "# edited now\n";
+  EXPECT_FALSE(language_section("calc", "calc.lang"));
+}
+
+TEST_F(StandInData, AFileRejectedKeepsNoSection) {
+  const std::string bytes = written();
+  append("common.lang", "# edited\n");
+  auto now = stamp(stored_stamp(bytes));
+  ASSERT_TRUE(now);
+  Store s(*now, bytes);
+  EXPECT_EQ(s.size(), 0u);
+  EXPECT_FALSE(s.covers("calc"));  // covered again, with what calc.lang includes now
+  EXPECT_EQ(s.stamp().find("lang calc"), std::string::npos);
 }
 
 }  // namespace
