@@ -13,8 +13,10 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "inputs/file_io.hpp"
 #include "inputs/inputs.hpp"
@@ -182,6 +184,16 @@ std::optional<std::string> stamp(std::string_view stored) {
   if (stored.size() > out.size() && stored.substr(0, out.size()) == out)
     out += sections_again(stored.substr(out.size()), dir);
   return out;
+}
+
+std::optional<std::string> as_first_read(const std::string& language,
+                                         const std::optional<std::string>& section) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::optional<std::string>> first;
+  std::lock_guard lock(mutex);
+  const auto [at, inserted] = first.try_emplace(language, section);
+  if (inserted || at->second == section) return section;
+  return std::nullopt;
 }
 
 std::string_view stored_stamp(std::string_view bytes) {

@@ -38,6 +38,13 @@ std::optional<std::string> stamp(std::string_view stored = {});
 // (it could change again within one tick of the file system's clock, unseen).
 std::optional<std::string> language_section(const std::string& language, const std::string& definition);
 
+// `section` when it equals the one `language` had the first time this process covered it, else nullopt.
+// The module keeps each language's highlighter for the life of the process (the dev server's too), built
+// from the definition as it was then: a later run whose section differs would keep the old definition's
+// tokens under the new definition's stamp, so it keeps none of that language. Thread-safe.
+std::optional<std::string> as_first_read(const std::string& language,
+                                         const std::optional<std::string>& section);
+
 // The stamp a cache file's bytes were written under ("" when they are not a cache file's), for stamp().
 std::string_view stored_stamp(std::string_view bytes);
 

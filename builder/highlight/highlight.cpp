@@ -145,7 +145,9 @@ bool covered(cache::Store& store, const std::string& lang) {
       modules::module_symbol(modules::Module::Highlight, "bookbuild_highlight_definition", error));
   char file[4096];
   const long length = definition ? definition(lang.c_str(), file, sizeof file) : -1;
-  store.cover(lang, length < 0 ? std::nullopt : cache::language_section(lang, std::string(file, length)));
+  store.cover(
+      lang, cache::as_first_read(
+                lang, length < 0 ? std::nullopt : cache::language_section(lang, std::string(file, length))));
   return store.covers(lang).value_or(false);
 }
 

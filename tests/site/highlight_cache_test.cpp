@@ -183,6 +183,23 @@ TEST(HighlightCache, TheStampFollowsTheDataFolder) {
   fs::remove_all(copy);
 }
 
+// The module keeps a language's highlighter for the process's life: a run after the language's
+// definition changed gets no section for it (its blocks are not kept), whatever order runs come in.
+TEST(HighlightCache, ALanguageChangedSinceTheModuleReadItIsNotKept) {
+  const std::string lang = "as-first-read-" + std::to_string(::getpid());
+  const std::optional<std::string> before = "lang " + lang + "\nfile x.lang 1 2 3 4 5\n";
+  const std::optional<std::string> after = "lang " + lang + "\nfile x.lang 1 2 3 9 5\n";
+  EXPECT_EQ(as_first_read(lang, before), before);
+  EXPECT_EQ(as_first_read(lang, before), before);
+  EXPECT_EQ(as_first_read(lang, after), std::nullopt);
+  EXPECT_EQ(as_first_read(lang, std::nullopt), std::nullopt);
+  EXPECT_EQ(as_first_read(lang, before), before);  // edited back: the module's definition again
+  // Another language is judged by its own first section; one first covered without a section stays so.
+  EXPECT_EQ(as_first_read(lang + "-other", after), after);
+  EXPECT_EQ(as_first_read(lang + "-none", std::nullopt), std::nullopt);
+  EXPECT_EQ(as_first_read(lang + "-none", before), std::nullopt);
+}
+
 // A stand-in data folder (tests/fixtures/highlight/data): lang.map names `calc` (calc.lang, which includes
 // common.lang and the missing later.lang) and `other` (other.lang). Its files are dated an hour back, as
 // a language is covered only by files that settled.
