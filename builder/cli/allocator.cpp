@@ -9,11 +9,11 @@
 //  - blocks over 128 KiB (a chapter's text, its node vectors, a page being written) are mmap'd and
 //    unmapped on free, so each one is faulted in again, and the top of the heap is trimmed and regrown;
 //  - every fault maps 4 KiB.
-// With one arena, a high mmap and trim threshold, a 64 MiB top pad, and the heap marked for
-// transparent huge pages (faulted 2 MiB at a time where the kernel allows it), the same runs took
-// 350-550 and 500-850 faults and 25-40% less CPU (docs/benchmarks.md). The heap's start is not
-// aligned to a huge page: the part below the first boundary (up to 2 MiB, filled first) is populated
-// in one madvise(MADV_POPULATE_WRITE) rather than faulted page by page. glibc's own tunables
+// With one arena, a high mmap and trim threshold, a 64 MiB top pad, and the heap (its first 512 MiB) marked
+// for transparent huge pages (faulted 2 MiB at a time where the kernel allows it), the same runs took 350-550
+// and 500-850 faults and 25-40% less CPU (docs/benchmarks.md). The heap's start is not aligned to a huge
+// page: the part below the first boundary (up to 2 MiB, filled first) is populated in one
+// madvise(MADV_POPULATE_WRITE) rather than faulted page by page. glibc's own tunables
 // (GLIBC_TUNABLES=glibc.malloc.hugetlb=1:...) do the same but are read only at process start;
 // mallopt(3) and madvise(2) do it from main(). Peak RSS grows by at most the last huge page in use.
 // BOOKBUILD_DEFAULT_MALLOC=1 keeps glibc's defaults.
@@ -47,6 +47,10 @@ namespace {
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 constexpr std::size_t kHugePage = 2 * kMiB;  // x86-64 and arm64 (4 KiB base pages) PMD size
 [[maybe_unused]] constexpr std::size_t kTopPad = 64 * kMiB;
+// The heap's first growth, all of it marked for huge pages: a big book's `check` (the 100x book of
+// bench/scale, ~280 MB) outgrew a first 64 MiB and took ~50,000 faults of 4 KiB beyond it.
+[[maybe_unused]] constexpr std::size_t kReserve = 512 * kMiB;
+[[maybe_unused]] constexpr std::size_t kTrimThreshold = 1024 * kMiB;  // above the reserve: never handed back
 
 [[maybe_unused]] char* align_up(char* p) {
   auto v = reinterpret_cast<std::uintptr_t>(p);
@@ -66,14 +70,16 @@ HeapSetup setup() {
   result.tuned = true;
   mallopt(M_ARENA_MAX, 1);
   mallopt(M_MMAP_THRESHOLD, static_cast<int>(64 * kMiB));
-  mallopt(M_TRIM_THRESHOLD, static_cast<int>(256 * kMiB));
-  mallopt(M_TOP_PAD, static_cast<int>(kTopPad));
-  // Grow the heap now (by the request plus the top pad), so that the range to advise exists. The block
-  // goes back to the top of the heap, which the trim threshold keeps.
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(kTrimThreshold));
+  // Grow the heap now by the reserve, so that the range to advise exists: address space only, no page
+  // is touched until malloc hands it out. The block goes back to the top of the heap, which the trim
+  // threshold keeps; later growth is by the (smaller) top pad.
+  mallopt(M_TOP_PAD, static_cast<int>(kReserve));
   auto* before = static_cast<char*>(sbrk(0));
   // (volatile: a compiler may drop a malloc whose block is only freed.)
   void* volatile block = std::malloc(kMiB);
   std::free(block);
+  mallopt(M_TOP_PAD, static_cast<int>(kTopPad));
   auto* after = static_cast<char*>(sbrk(0));
   if (before != reinterpret_cast<char*>(-1) && after != reinterpret_cast<char*>(-1) && after > before) {
     char* from = align_up(before);

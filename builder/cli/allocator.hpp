@@ -16,8 +16,9 @@ struct HeapSetup {
 
 // Called once the command line is parsed, before the command runs (cli/app.cpp), for every command
 // but the dev server (`site --serve`), which keeps glibc's defaults. One heap (arena) for every thread,
-// memory kept by the process instead of being handed back and faulted in again, and the first 64 MiB of heap
-// marked for transparent huge pages. Once per process; later calls return the first call's result.
+// memory kept by the process instead of being handed back and faulted in again, and the heap's first
+// 512 MiB of address space (grown at once, touched only as used) marked for transparent huge pages. Once per
+// process; later calls return the first call's result.
 HeapSetup tune_allocator();
 
 }  // namespace bb::cli

@@ -88,6 +88,24 @@ TEST(Allocator, OneArenaLargeBlocksFromTheHeapAndHugePages) {
   EXPECT_EQ(missing, 0u) << "of " << resident.size() << " pages";
 }
 
+// A big book's heap outgrows the first 64 MiB (the 100x book's check holds ~280 MB): what malloc hands
+// out beyond it is still in the range marked for huge pages, not in 4 KiB pages faulted one by one. The
+// blocks are not touched, so the test costs address space only.
+TEST(Allocator, AHeapPastItsFirst64MiBIsStillMarkedForHugePages) {
+  cli::HeapSetup heap = cli::tune_allocator();
+  if (!heap.tuned) GTEST_SKIP() << "the sanitizers' allocator (or BOOKBUILD_DEFAULT_MALLOC) is in use";
+  if (heap.advised_size == 0) GTEST_SKIP() << "the kernel has no transparent huge pages";
+  std::vector<void*> blocks;
+  for (int i = 0; i < 6; ++i)
+    blocks.push_back(std::malloc(std::size_t{32} << 20));  // under the mmap threshold
+  auto* last = static_cast<char*>(blocks.back());
+  EXPECT_GE(last, heap.advised + (std::size_t{128} << 20))
+      << "the blocks come from the heap, one after another";
+  EXPECT_LT(last + (std::size_t{32} << 20), heap.advised + heap.advised_size);
+  EXPECT_NE(vm_flags_of(last).find(" hg"), std::string::npos) << vm_flags_of(last);
+  for (void* b : blocks) std::free(b);
+}
+
 // A build sets its heap up; the dev server, which lives for hours with the whole book in memory, keeps
 // glibc's defaults (with the set-up, an edit of a 100× book took 2–5 times as long). The executable
 // says which under BOOKBUILD_TIMINGS, once the command line is parsed.
