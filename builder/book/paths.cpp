@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -95,7 +96,10 @@ bool PathGuard::inside(std::string_view s) const {
 // a std::filesystem::path splits itself into components whenever it is made.
 std::string PathGuard::canonical_dir(const std::string& dir) {
   if (dir == root_.native()) return dir;
-  if (auto it = dirs_.find(dir); it != dirs_.end()) return it->second;
+  {
+    std::shared_lock lock(mutex_);
+    if (auto it = dirs_.find(dir); it != dirs_.end()) return it->second;
+  }
   std::error_code ec;
   std::string c;
   if (inside(dir)) {
@@ -111,6 +115,7 @@ std::string PathGuard::canonical_dir(const std::string& dir) {
     fs::path resolved = fs::weakly_canonical(dir, ec);
     c = ec ? dir : resolved.native();
   }
+  std::unique_lock lock(mutex_);
   dirs_.emplace(dir, c);
   return c;
 }
@@ -145,6 +150,19 @@ ConfinedPath PathGuard::confine_bytes(std::string_view path) {
   std::optional<std::string> normal = normal_bytes(joined);
   const std::string lexical = normal ? std::move(*normal) : fs::path(joined).lexically_normal().native();
   if (!inside(lexical) && lexical != root_.native()) return {{}, "is outside the book", {}};
+  {
+    // Asked before in this run (a chapter links to the same file many times, the chapters of an
+    // edition to the same files): the answer, and its notes as an input of the run, stand.
+    std::shared_lock lock(mutex_);
+    if (auto it = paths_.find(lexical); it != paths_.end()) return it->second;
+  }
+  ConfinedPath answer = confine_lexical(lexical);
+  std::unique_lock lock(mutex_);
+  return paths_.try_emplace(lexical, std::move(answer)).first->second;
+}
+
+// confine_bytes for a lexical path (absolute, normal, inside the root or the root), looked at on disk.
+ConfinedPath PathGuard::confine_lexical(const std::string& lexical) {
   // The folder and the name, split at the last separator of the normal form (as parent_path() and
   // filename() would, without splitting the path into components).
   const std::size_t slash = lexical.rfind('/');

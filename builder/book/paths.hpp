@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -19,13 +20,18 @@ struct ConfinedPath {
   [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
-// One guard serves many paths: the canonical form of each folder it has seen is kept for its lifetime,
-// so a guard is made per run (per resolution of an edition), never kept across runs (`site --serve`
-// makes a new one for each build), and is not shared between threads.
+// One guard serves many paths: the canonical form of each folder it has seen, and the answer for each
+// path it was asked about, are kept for its lifetime. So a guard is made per run (per resolution of an
+// edition), never kept across runs (`site --serve` makes a new one for each build): a file made or
+// removed later is not seen by a guard that has answered for it. One guard may serve every thread of
+// a resolution: its memo is behind a lock (the chapters of an edition link to the same files, and each
+// answer costs a stat or more).
 class PathGuard {
  public:
   // `root` is the book's root folder; it is made canonical once.
   explicit PathGuard(const std::filesystem::path& root);
+  PathGuard(const PathGuard&) = delete;
+  PathGuard& operator=(const PathGuard&) = delete;
 
   // `path` (absolute, or relative to the root) resolved through symbolic links, if it lies inside the
   // root. A path that does not exist is accepted when its lexical form is inside the root and no
@@ -38,11 +44,17 @@ class PathGuard {
 
  private:
   std::string canonical_dir(const std::string& dir);
+  ConfinedPath confine_lexical(const std::string& lexical);
   bool inside(std::string_view p) const;
 
   std::filesystem::path root_;
-  // Lexical folder → canonical folder, by the folder's bytes (both are normal forms).
+  // Both memos by the path's bytes (normal forms). A thread that misses computes the answer without
+  // the lock, so two may compute the same one; they find the same (the disk does not change under a run).
+  mutable std::shared_mutex mutex_;
+  // Lexical folder → canonical folder.
   std::unordered_map<std::string, std::string> dirs_;
+  // Lexical path inside the root → what confine_bytes answered for it.
+  std::unordered_map<std::string, ConfinedPath> paths_;
 };
 
 // path.lexically_normal(), computed on the bytes for an absolute path (without splitting it into

@@ -40,7 +40,7 @@ struct LinkContext {
   const repo::Repository& repository;
   const ChapterIds& ids;      // of this edition
   const ChapterFiles& files;  // of this edition
-  book::PathGuard& guard;     // of this resolution of the edition (its thread's own)
+  book::PathGuard& guard;     // of this resolution of the edition (shared by its threads)
 };
 
 void resolve_links(book::Chapter& chapter, const LinkContext& ctx, Diagnostics& diags);

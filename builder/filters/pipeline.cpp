@@ -160,12 +160,11 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
   std::vector<std::vector<Binding>> bindings(chapters);
   ChartMemo charts;              // each chart spec drawn once for the edition
   PlaceholderMemo placeholders;  // each distinct placeholder read once for the edition
-  // The root made canonical once for the edition (a readlink per component), not once per chapter.
-  const book::PathGuard edition_guard(book.config.root);
+  // One guard for the edition, shared by its chapters' threads: the root made canonical once (a
+  // readlink per component), and each folder and each linked file looked at once, where a guard per
+  // chapter looked at the files every chapter links to (calculations/, references/) once per chapter.
+  book::PathGuard guard(book.config.root);
   parallel_for(chapters, [&](std::size_t c) {
-    // The guard remembers the folders it has confirmed: one per chapter, never shared between threads;
-    // a copy of the edition's, which has confirmed none.
-    book::PathGuard guard = edition_guard;
     const LinkContext links{book.config, eb, r.targets, r.repository, ids, files, guard};
     resolve_chapter(eb.chapters[c], eb, xref, links, options, bindings[c], diags, r, &charts, &placeholders);
   });

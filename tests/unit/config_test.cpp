@@ -3,6 +3,9 @@
 #include "book/paths.hpp"
 #include "test_support.hpp"
 
+#include <thread>
+#include <vector>
+
 namespace bb::book {
 namespace {
 
@@ -244,6 +247,62 @@ TEST(PathGuard, OneGuardForManyPathsRefusesEveryWayOut) {
     EXPECT_EQ(via.path, canonical_root / "a/img.png");
     EXPECT_FALSE(guard.confine("deep/to-a/../../out-dir/secret.png").ok());
   }
+}
+
+// An edition's chapters resolve on every core through one guard (filters/pipeline.cpp): whatever order
+// threads ask in, and whichever thread fills the memo, each answer is the one a guard that has seen no
+// other path gives.
+TEST(PathGuard, OneGuardSharedByThreadsAnswersAsAFreshGuard) {
+  test::TempDir t("bb-guard-threads");
+  const fs::path root = t.path / "book";
+  const fs::path outside = t.path / "outside";
+  fs::create_directories(outside / "sub");
+  test::write_file(outside / "secret.png", "x");
+  fs::create_directories(root / "deep/er");
+  fs::create_directory_symlink(outside, root / "deep/er/out");
+  fs::create_directory_symlink(root / "deep", root / "to-deep");
+  fs::create_symlink(outside / "secret.png", root / "out-file.png");
+  std::vector<std::string> asked;
+  for (int c = 0; c < 12; ++c) {
+    const std::string ch = "ch" + std::to_string(c);
+    fs::create_directories(root / ch / "fig");
+    test::write_file(root / ch / "fig" / "a.svg", "x");
+    fs::create_symlink(root / ch / "fig" / "a.svg", root / ch / "fig" / "in.svg");
+    fs::create_symlink(outside / "secret.png", root / ch / "fig" / "out.svg");
+    for (const char* rel :
+         {"fig/a.svg", "fig/in.svg", "fig/out.svg", "fig/missing.svg", "fig", "../out-file.png",
+          "../deep/er/out/secret.png", "../deep/er/out/sub/x", "../to-deep/er/out/secret.png",
+          "../to-deep/er/y.md", "../../outside/secret.png", "fig/../../ch0/fig/a.svg"}) {
+      asked.push_back(ch + "/" + rel);
+      asked.push_back((root / ch / rel).string());
+    }
+  }
+  std::vector<ConfinedPath> expected;
+  for (const auto& p : asked) expected.push_back(PathGuard(root).confine_bytes(p));
+  PathGuard shared(root);
+  std::vector<std::thread> threads;
+  std::vector<std::vector<ConfinedPath>> got(4, std::vector<ConfinedPath>(asked.size()));
+  for (std::size_t w = 0; w < got.size(); ++w)
+    threads.emplace_back([&, w] {
+      for (int round = 0; round < 3; ++round)
+        for (std::size_t i = 0; i < asked.size(); ++i) {
+          // Each thread walks the list from its own starting point, forwards or backwards.
+          const std::size_t k = (w % 2 ? asked.size() - 1 - i : i + w * 7) % asked.size();
+          got[w][k] = shared.confine_bytes(asked[k]);
+        }
+    });
+  for (auto& th : threads) th.join();
+  std::size_t refused = 0;
+  for (std::size_t i = 0; i < asked.size(); ++i) {
+    refused += !expected[i].ok();
+    for (std::size_t w = 0; w < got.size(); ++w) {
+      EXPECT_EQ(got[w][i].ok(), expected[i].ok()) << asked[i];
+      EXPECT_EQ(got[w][i].error, expected[i].error) << asked[i];
+      EXPECT_EQ(got[w][i].path, expected[i].path) << asked[i];
+      EXPECT_EQ(got[w][i].status.type(), expected[i].status.type()) << asked[i];
+    }
+  }
+  EXPECT_EQ(refused, 12u * 2 * 6);  // out.svg, out-file, both ways through deep/er/out, ../../outside
 }
 
 // The guard compares the bytes of normal forms: a sibling folder whose name starts with the book's
