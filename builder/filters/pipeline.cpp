@@ -91,7 +91,7 @@ void resolve_chapter(book::Chapter& ch, const book::EditionBook& eb, const Cross
 // Its computed numbers are checked (a mismatch is an error) but kept out of `r.bindings`: the home
 // pages of the editions are not translations of each other, number for number.
 void resolve_home(book::Book& book, book::EditionBook& eb, Resolution& r, Diagnostics& diags,
-                  const ResolveOptions& options, const ChapterFiles& files) {
+                  const ResolveOptions& options, const ChapterFiles& files, book::PathGuard& guard) {
   if (!eb.home) return;
   book::Chapter& home = *eb.home;
   mark_mkdocs_ids(home.root);
@@ -105,7 +105,6 @@ void resolve_home(book::Book& book, book::EditionBook& eb, Resolution& r, Diagno
     ids[home.key] = settle_ids(home, diags);
   }
   const CrossRefContext xref = crossref_context(book, eb, r.targets);
-  book::PathGuard guard(book.config.root);
   const LinkContext links{book.config, eb, r.targets, r.repository, ids, files, guard};
   std::vector<Binding> bindings;
   resolve_builtins(home, eb, xref, links, options, bindings, diags);
@@ -160,8 +159,8 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
   std::vector<std::vector<Binding>> bindings(chapters);
   ChartMemo charts;              // each chart spec drawn once for the edition
   PlaceholderMemo placeholders;  // each distinct placeholder read once for the edition
-  // One guard for the edition, shared by its chapters' threads: the root made canonical once (a
-  // readlink per component), and each folder and each linked file looked at once, where a guard per
+  // One guard for the edition, shared by its chapters' threads and its home page: the root made canonical
+  // once (a readlink per component), and each folder and each linked file looked at once, where a guard per
   // chapter looked at the files every chapter links to (calculations/, references/) once per chapter.
   book::PathGuard guard(book.config.root);
   parallel_for(chapters, [&](std::size_t c) {
@@ -179,7 +178,7 @@ void resolve_edition(book::Book& book, std::size_t edition, Resolution& r, Diagn
     r.bindings.insert(r.bindings.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
     std::vector<Binding>().swap(b);
   }
-  resolve_home(book, eb, r, diags, options, files);
+  resolve_home(book, eb, r, diags, options, files, guard);
 }
 
 void finish_resolution(const book::Book& book, Resolution& r, Diagnostics& diags) {
