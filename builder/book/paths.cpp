@@ -145,11 +145,12 @@ ConfinedPath PathGuard::confine(const fs::path& path) {
   return confine_bytes(path.native());
 }
 
-ConfinedPath PathGuard::confine_bytes(std::string_view path) {
+const ConfinedPath& PathGuard::confine_bytes(std::string_view path) {
+  static const ConfinedPath outside{{}, "is outside the book", {}};
   const std::string joined = path.starts_with('/') ? std::string(path) : join(root_.native(), path);
   std::optional<std::string> normal = normal_bytes(joined);
   const std::string lexical = normal ? std::move(*normal) : fs::path(joined).lexically_normal().native();
-  if (!inside(lexical) && lexical != root_.native()) return {{}, "is outside the book", {}};
+  if (!inside(lexical) && lexical != root_.native()) return outside;
   {
     // Asked before in this run (a chapter links to the same file many times, the chapters of an
     // edition to the same files): the answer, and its notes as an input of the run, stand.

@@ -37,8 +37,9 @@ class PathGuard {
   // root. A path that does not exist is accepted when its lexical form is inside the root and no
   // existing folder on the way leads outside it (the caller reports a missing file itself).
   ConfinedPath confine(const std::filesystem::path& path);
-  // The same for a path given as bytes (no std::filesystem::path is made on the way in).
-  ConfinedPath confine_bytes(std::string_view path);
+  // The same for a path given as bytes (no std::filesystem::path is made on the way in). The answer
+  // is the guard's own, valid while the guard lives (no copy of its path is made per call).
+  const ConfinedPath& confine_bytes(std::string_view path);
 
   [[nodiscard]] const std::filesystem::path& root() const { return root_; }
 

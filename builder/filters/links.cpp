@@ -151,7 +151,7 @@ class LinkResolver {
     // On the bytes: a std::filesystem::path splits itself into components whenever it is made.
     const std::string lexical = book::normal_form(book::join_path(dir_, text::percent_decode(path)));
     if (auto it = ctx_.files.find(lexical); it != ctx_.files.end()) return to_chapter(n, it->second, frag);
-    auto confined = guard_.confine_bytes(lexical);
+    const auto& confined = guard_.confine_bytes(lexical);
     if (!confined.ok()) {
       diags_.error(n.loc, "link target `" + n.url() + "` " + confined.error);
       unlink(n);
@@ -197,7 +197,7 @@ class LinkResolver {
       case UrlKind::Relative: break;
     }
     std::string path = text::split_url(n.url()).path;
-    auto confined = guard_.confine_bytes(book::join_path(dir_, text::percent_decode(path)));
+    const auto& confined = guard_.confine_bytes(book::join_path(dir_, text::percent_decode(path)));
     if (!confined.ok()) {
       diags_.error(n.loc, "image `" + n.url() + "` " + confined.error);
       return;
