@@ -2,6 +2,7 @@
 // back without trusting the bytes, and writing it.
 #include "output/file_record.hpp"
 
+#include <nettle/umac.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -19,7 +20,7 @@ namespace {
 
 constexpr char kMagic[4] = {'B', 'B', 'O', 'F'};
 constexpr std::uint32_t kFormat = 1;
-constexpr std::size_t kDigestBytes = 32;
+constexpr std::size_t kDigestBytes = UMAC128_DIGEST_SIZE;
 
 FileIdentity identity_of(const struct stat& st) {
   return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
@@ -28,12 +29,27 @@ FileIdentity identity_of(const struct stat& st) {
           static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec};
 }
 
-// SHA-256, not the caches' text::checksum64: a collision here would silently keep a stale page, and
-// checksum64 spreads a change of a word's high bits over few bits of the next step. With SHA-NI it
-// costs ~0.7 ms per MB of pages, less than the reads it saves (docs/benchmarks.md).
+// UMAC-128 (RFC 4418, GNU Nettle) under a fixed key, used as a 128-bit hash of the page: for bytes
+// chosen without knowing the key, two different pages share a tag with a probability of ~2^-120 (the
+// caches' text::checksum64 spreads a change of a word's high bits over few bits of the next step, and
+// a collision here would silently keep a stale page). SHA-256 would do as well, at five times the
+// cost: ~2.5 ms per warm build of the real-size edition, as much as the reads saved (benchmarks.md).
+// The key is public: whoever crafts a collision could as well write the page itself.
 std::string digest_of(std::string_view bytes) {
-  const auto d = text::sha256(bytes);
-  return {reinterpret_cast<const char*>(d.data()), d.size()};
+  static const umac128_ctx keyed = [] {
+    static constexpr std::uint8_t key[UMAC_KEY_SIZE] = {'b', 'o', 'o', 'k', 'b', 'u', 'i', 'l',
+                                                        'd', ' ', 'p', 'a', 'g', 'e', 's', '1'};
+    umac128_ctx ctx;
+    umac128_set_key(&ctx, key);
+    return ctx;
+  }();
+  static constexpr std::uint8_t nonce[UMAC_MAX_NONCE_SIZE] = {};
+  umac128_ctx ctx = keyed;  // keyed once: the key schedule costs more than hashing a page
+  umac128_set_nonce(&ctx, sizeof nonce, nonce);
+  umac128_update(&ctx, bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data()));
+  std::string out(UMAC128_DIGEST_SIZE, '\0');
+  umac128_digest(&ctx, out.size(), reinterpret_cast<std::uint8_t*>(out.data()));
+  return out;
 }
 
 std::int64_t now_ns() {
@@ -119,7 +135,7 @@ void FileRecord::drop() {
 
 // The layout (integers little-endian; text = u32 length, bytes):
 //   "BBOF" u32 format, u32 count,
-//   count × { text path, u64 device, u64 inode, u64 size, u64 mtime_ns, u64 ctime_ns, 32 bytes SHA-256 },
+//   count × { text path, u64 device, u64 inode, u64 size, u64 mtime_ns, u64 ctime_ns, 16 bytes UMAC-128 },
 //   u64 text::checksum64 of all the above.
 std::string FileRecord::serialize() const {
   std::string out(kMagic, 4);

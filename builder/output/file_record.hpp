@@ -23,11 +23,12 @@ struct FileIdentity {
 };
 
 // The record of one folder, kept in `<parent>/.cache/<name>-files.bin`: for each file (by its path
-// relative to the folder) the identity it had when a build last knew its bytes, and the SHA-256 of
-// those bytes. An entry is trusted only while the file keeps that identity; a file whose ctime was
-// within kSettledNs of the moment it was examined is not recorded (it could be changed again within
-// the file system's timestamp granularity without its identity changing: git's "racy clean" files).
-// Damaged, truncated or of another format, the record is ignored. Not shared between threads.
+// relative to the folder) the identity it had when a build last knew its bytes, and a 128-bit hash of
+// those bytes (UMAC-128 under a fixed key, file_record.cpp). An entry is trusted only while the file
+// keeps that identity; a file whose ctime was within kSettledNs of the moment it was examined is not
+// recorded (it could be changed again within the file system's timestamp granularity without its
+// identity changing: git's "racy clean" files). Damaged, truncated or of another format, the record is
+// ignored. Not shared between threads.
 class FileRecord {
  public:
   // The record of `folder`, read from record_file(folder). `settled_ns` is for tests.
@@ -62,7 +63,7 @@ class FileRecord {
  private:
   struct Entry {
     FileIdentity id;
-    std::string digest;  // SHA-256, 32 bytes
+    std::string digest;  // UMAC-128, 16 bytes
     bool asked = false;  // holds() was called for it in this process
   };
   bool parse(std::string_view bytes);
