@@ -19,6 +19,7 @@
 #include "cli/book_session.hpp"
 #include "cli/build_record.hpp"
 #include "cli/commands.hpp"
+#include "diag/parallel.hpp"
 #include "epub/epub.hpp"
 #include "highlight/highlight.hpp"
 #include "inputs/inputs.hpp"
@@ -55,7 +56,7 @@ std::uint64_t available_memory() {
 }
 
 std::size_t typeset_workers(std::size_t jobs) {
-  const std::size_t cores = std::max(1U, std::thread::hardware_concurrency());
+  const std::size_t cores = core_count();
   const std::size_t memory = std::max<std::uint64_t>(1, available_memory() / kTypesetBytes);
   return std::max<std::size_t>(1, std::min({cores, memory, jobs}));
 }

@@ -206,7 +206,10 @@ std::string write_archive(const bookbuild_zip_entry* entries, std::size_t count,
     }
   };
   {
-    std::size_t n = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), count);
+    // Asked once per process (glibc reads /sys for every call); the module includes nothing of
+    // builder/ but its own interface, so not diag/parallel.hpp's core_count().
+    static const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+    std::size_t n = std::min<std::size_t>(cores, count);
     std::vector<std::jthread> pool;
     for (std::size_t t = 1; t < n; ++t) pool.emplace_back(work);
     work();

@@ -14,6 +14,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "diag/parallel.hpp"
 #include "diag/progress.hpp"
 #include "figures/memo.hpp"
 #include "figures/pdf_render.h"
@@ -213,7 +214,7 @@ std::vector<std::optional<Prepared>> FigureCache::prepare_all(const std::vector<
       if (shown) shown->step();
     }
   };
-  unsigned n = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), requests.size());
+  unsigned n = std::min<std::size_t>(core_count(), requests.size());
   std::vector<std::jthread> threads;
   for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
   work();

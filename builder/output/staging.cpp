@@ -178,6 +178,10 @@ bool holds(const fs::path& file, std::string_view bytes) {
   if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
       static_cast<std::uintmax_t>(st.st_size) != bytes.size())
     return false;
+  return reads_as(file, bytes);
+}
+
+bool reads_as(const fs::path& file, std::string_view bytes) {
   // Compared a block at a time, in a buffer left unzeroed: a whole-file string was zeroed, then
   // filled, for every page of every rebuild. As before, the size lstat gave is what is compared.
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);

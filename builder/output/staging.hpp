@@ -45,6 +45,9 @@ void link_or_copy(const std::filesystem::path& from, const std::filesystem::path
 // True when `file` is a regular file (not a symbolic link) holding exactly `bytes`: an output that
 // would be written again with the same content.
 bool holds(const std::filesystem::path& file, std::string_view bytes);
+// The reading half of holds(), for a caller that examined the file already (output::FileRecord):
+// whether its first bytes.size() bytes, read without following a symbolic link, are `bytes`.
+bool reads_as(const std::filesystem::path& file, std::string_view bytes);
 
 // Creates an output folder and its parents, or throws a FatalError that names it and the cause.
 void create_output_dir(const std::filesystem::path& dir);

@@ -59,7 +59,8 @@ void write_copied(const std::map<std::string, fs::path>& copied, const fs::path&
   }
 }
 
-SiteUpdate::SiteUpdate(const fs::path& out) : out_(out), staged_(out) {}
+SiteUpdate::SiteUpdate(const fs::path& out, std::int64_t settled_ns)
+    : out_(out), staged_(out), record_(out, settled_ns) {}
 
 void SiteUpdate::stage(const std::string& rel) {
   fs::path dest = staged_.path() / rel;
@@ -74,6 +75,7 @@ void SiteUpdate::stage(const std::string& rel) {
 void SiteUpdate::changed() {
   if (changed_) return;
   changed_ = true;
+  record_.drop();  // linking the files into the staged folder changes their ctimes
   for (const auto& rel : waiting_) stage(rel);
   waiting_.clear();
 }
@@ -81,7 +83,7 @@ void SiteUpdate::changed() {
 void SiteUpdate::add_generated(const std::map<std::string, std::string>& generated) {
   for (const auto& [rel, content] : generated) {
     planned_.insert(rel);
-    if (output::holds(out_ / rel, content)) {
+    if (record_.holds(rel, content)) {
       if (changed_)
         stage(rel);
       else
@@ -151,7 +153,10 @@ bool SiteUpdate::holds_only_planned() const {
 }
 
 bool SiteUpdate::commit() {
-  if (!changed_ && holds_only_planned()) return false;  // the staged folder goes with staged_
+  if (!changed_ && holds_only_planned()) {
+    record_.save();  // the files it vouches for stay as they are
+    return false;    // the staged folder goes with staged_
+  }
   changed();
   staged_.commit();
   return true;

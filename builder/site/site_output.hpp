@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "figures/memo.hpp"
+#include "output/file_record.hpp"
 #include "output/staging.hpp"
 
 namespace bb::site {
@@ -27,10 +29,15 @@ void write_copied(const std::map<std::string, std::filesystem::path>& copied,
 // old file unlinked and no folder renamed, and the site is left as it is (the LaTeX folder does the
 // same). An unchanged file is therefore only remembered until a changed one is met; from then on the
 // files are staged as before. Unchanged: a generated file holding the same bytes, a copied file that
-// is already the same inode (copies are hard links).
+// is already the same inode (copies are hard links). A generated file is compared through the site's
+// output::FileRecord: one lstat when the record vouches for the file, else read back as output::holds
+// reads it. The record is saved only by a build that leaves the folder as it is; a build that stages
+// the files removes it (their links change every file's ctime) and the next build reads them again.
 class SiteUpdate {
  public:
-  explicit SiteUpdate(const std::filesystem::path& out);
+  // `settled_ns`: the record's (output::FileRecord), for tests.
+  explicit SiteUpdate(const std::filesystem::path& out,
+                      std::int64_t settled_ns = output::FileRecord::kSettledNs);
   void add_generated(const std::map<std::string, std::string>& generated);
   // `ids`: identities already taken of some sources (by the same relative path), not examined again.
   void add_copied(const std::map<std::string, std::filesystem::path>& copied,
@@ -46,6 +53,7 @@ class SiteUpdate {
 
   std::filesystem::path out_;
   output::StagedDir staged_;
+  output::FileRecord record_;
   std::set<std::string> made_;  // folders made in the staged site
   bool changed_ = false;
   std::vector<std::string> waiting_;  // unchanged files not yet staged (while nothing changed)
