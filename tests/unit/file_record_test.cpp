@@ -46,6 +46,14 @@ void tamper(const fs::path& file, const std::string& bytes) {
   ASSERT_EQ(after.st_ino, before.st_ino);
 }
 
+// Writes `rel` with `bytes` and records it, as a build that found it unchanged would.
+void recorded(const Folder& f, const std::string& rel, const std::string& bytes) {
+  test::write_file(f.site / rel, bytes);
+  FileRecord r(f.site, kNoWait);
+  EXPECT_TRUE(r.holds(rel, bytes));
+  r.save();
+}
+
 TEST(FileRecord, AFileItVouchesForIsNotRead) {
   Folder f;
   test::write_file(f.site / "a.html", "alpha");
@@ -69,12 +77,7 @@ TEST(FileRecord, AFileItVouchesForIsNotRead) {
 
 TEST(FileRecord, AFileEditedByHandIsReadAgainEvenWithItsTimeRestored) {
   Folder f;
-  test::write_file(f.site / "a.html", "alpha");
-  {
-    FileRecord r(f.site, kNoWait);
-    EXPECT_TRUE(r.holds("a.html", "alpha"));
-    r.save();
-  }
+  recorded(f, "a.html", "alpha");
   tamper(f.site / "a.html", "ALPHA");
   FileRecord r(f.site, kNoWait);
   EXPECT_FALSE(r.holds("a.html", "alpha"));
@@ -84,12 +87,7 @@ TEST(FileRecord, AFileEditedByHandIsReadAgainEvenWithItsTimeRestored) {
 
 TEST(FileRecord, AFileReplacedByAnotherInodeIsRead) {
   Folder f;
-  test::write_file(f.site / "a.html", "alpha");
-  {
-    FileRecord r(f.site, kNoWait);
-    EXPECT_TRUE(r.holds("a.html", "alpha"));
-    r.save();
-  }
+  recorded(f, "a.html", "alpha");
   test::write_file(f.site / "other", "alpha");
   fs::rename(f.site / "other", f.site / "a.html");
   FileRecord r(f.site, kNoWait);
@@ -105,12 +103,7 @@ TEST(FileRecord, AFileReplacedByAnotherInodeIsRead) {
 
 TEST(FileRecord, ADamagedRecordIsIgnored) {
   Folder f;
-  test::write_file(f.site / "a.html", "alpha");
-  {
-    FileRecord r(f.site, kNoWait);
-    EXPECT_TRUE(r.holds("a.html", "alpha"));
-    r.save();
-  }
+  recorded(f, "a.html", "alpha");
   const fs::path file = FileRecord::record_file(f.site);
   const std::string good = test::read_file(file);
   ASSERT_FALSE(good.empty());
