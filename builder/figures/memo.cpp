@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <memory>
 
 #include "inputs/file_io.hpp"
@@ -26,7 +25,6 @@ using text::put_u64;
 constexpr char kMagic[4] = {'B', 'B', 'F', 'M'};
 constexpr std::uint32_t kFormat = 2;  // 2: a 64-bit checksum instead of SHA-256 (~1/20 the cost)
 constexpr std::size_t kDigestBytes = 8;
-constexpr std::int64_t kSettledNs = 2'000'000'000;
 
 FileId id_of(const struct stat& st) {
   return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
@@ -143,10 +141,7 @@ void Memo::put(const fs::path& file, std::string_view purpose, const FileId& id,
   std::lock_guard lock(mutex_);
   // A file changed in the last seconds could change again within the file system's timestamp
   // granularity (a clock tick) keeping its size and time: it is left for a later run to remember.
-  const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
-  if (id.mtime_ns > now - kSettledNs) return;
+  if (id.mtime_ns > inputs::now_ns() - inputs::kSettledNs) return;
   const std::string& path = file.native();
   if (stamp_.empty() || !is_value(value) || path.empty() || purpose.empty() ||
       path.find('\0') != std::string::npos || purpose.find('\0') != std::string_view::npos)

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 
 namespace bb::inputs {
@@ -97,6 +98,12 @@ std::string read_problem(const ReadResult& r, std::size_t limit) {
     case ReadStatus::Failed: return "cannot read file (read error)";
   }
   return "cannot read file";
+}
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 bool write_atomic(const fs::path& file, std::string_view bytes) {

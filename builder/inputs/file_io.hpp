@@ -64,4 +64,12 @@ std::string read_problem(const ReadResult& r, std::size_t limit);
 // renamed over it. False, and nothing left behind, when any step fails.
 bool write_atomic(const std::filesystem::path& file, std::string_view bytes);
 
+// The caches that trust a file by its identity (size, times, inode) do not trust one changed within
+// kSettledNs of the moment they look: it could change again within the file system's timestamp
+// granularity keeping that identity (git's "racy clean" files). Used by the run record, the figure
+// memo and the site's file record.
+inline constexpr std::int64_t kSettledNs = 2'000'000'000;
+// The wall clock, in nanoseconds since the epoch (what file times are compared against).
+std::int64_t now_ns();
+
 }  // namespace bb::inputs

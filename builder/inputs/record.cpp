@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -29,8 +28,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kMagic = "bookbuild run record 1\n";
-// A file changed this recently (nanoseconds before the run started) is not relied on.
-constexpr std::int64_t kSettle = 2'000'000'000;
 
 struct RunState {
   std::string key;         // empty: no record for this run
@@ -148,12 +145,6 @@ std::string describe_folder(const std::string& path, std::int64_t* newest,
   }
   ::closedir(dir);
   return out;
-}
-
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 // FNV-1a, for the record's file name; the key itself is compared in full.
@@ -381,7 +372,7 @@ void save(const fs::path& out, const std::vector<fs::path>& outputs, const Captu
       track(p, before);
     }
   }
-  if (newest >= s.start - kSettle)
+  if (newest >= s.start - kSettledNs)
     return refuse(newest_path + " (or a file in it) changed less than two seconds before the run");
   for (const auto& c : capture.chunks()) entry('W', c.stream == 1 ? "1" : "2", c.bytes);
   put_u64(rec, 'E');

@@ -5,8 +5,6 @@
 #include <nettle/umac.h>
 #include <sys/stat.h>
 
-#include <chrono>
-
 #include "inputs/file_io.hpp"
 #include "output/staging.hpp"
 #include "text/binary.hpp"
@@ -52,12 +50,6 @@ std::string digest_of(std::string_view bytes) {
   return out;
 }
 
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // Against a damaged or truncated file (the record is the output folder's own, not a defence against
 // someone who can write there: they can change the pages themselves).
 std::uint64_t checksum_of(std::string_view body) {
@@ -79,7 +71,7 @@ bool FileRecord::holds(const std::string& rel, std::string_view bytes) {
   const fs::path file = folder_ / rel;
   // The clock before the lstat: a change after the lstat gets a ctime no earlier than this (less the
   // clock's tick, well under kSettledNs).
-  const std::int64_t now = now_ns();
+  const std::int64_t now = inputs::now_ns();
   struct stat st {};
   auto entry = entries_.find(rel);
   if (entry != entries_.end()) entry->second.asked = true;

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "inputs/file_io.hpp"
+
 namespace bb::output {
 
 // A file as lstat names it. Any write to the file changes its ctime (touch -r restores the mtime,
@@ -56,7 +58,7 @@ class FileRecord {
   // The file's bytes as save() writes them.
   [[nodiscard]] std::string serialize() const;
 
-  static constexpr std::int64_t kSettledNs = 2'000'000'000;
+  static constexpr std::int64_t kSettledNs = inputs::kSettledNs;
   static constexpr std::size_t kMaxEntries = 1 << 18;
   static constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
 
